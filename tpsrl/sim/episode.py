@@ -1,0 +1,238 @@
+"""Typed episode specs: everything needed to reset a simulator deterministically, round-tripping JSON.
+
+A spec is plain data; `validate_episode` checks it against what a backend accepts (layouts, object
+types, articulations and their ranges) and raises `EpisodeError` naming the field, the value and the
+accepted values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+Vec3 = tuple[float, float, float]
+
+
+class EpisodeError(ValueError):
+    """An invalid episode spec; the message names the field, the value and what is accepted."""
+
+
+@dataclass(frozen=True)
+class RobotStart:
+    """Robot base pose (world frame, metres / radians) and optional arm joint positions (7)."""
+
+    x: float
+    y: float
+    yaw: float = 0.0
+    arm: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ObjectPlacement:
+    """A movable object: unique handle, catalogue type, position of its centre, yaw about z."""
+
+    handle: str
+    type: str
+    pos: Vec3
+    yaw: float = 0.0
+    receptacle: str | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """A rearrangement target: object `handle` must end within tolerance of `goal`."""
+
+    handle: str
+    goal: Vec3
+    goal_receptacle: str | None = None
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """One episode: scene layout, robot start, objects, targets and articulated joint states."""
+
+    layout: int
+    robot: RobotStart
+    objects: tuple[ObjectPlacement, ...] = ()
+    targets: tuple[Target, ...] = ()
+    articulations: tuple[tuple[str, float], ...] = ()
+    held: str | None = None
+    nav_goal: tuple[float, float] | None = None
+    episode_id: str = ""
+    seed: int = 0
+
+    @property
+    def articulation_dict(self) -> dict[str, float]:
+        return dict(self.articulations)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["articulations"] = dict(self.articulations)
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<json>") -> EpisodeSpec:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise EpisodeError(f"{source}: not valid JSON ({e})") from None
+        return cls.from_dict(data, source)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "episode") -> EpisodeSpec:
+        """Parse and type-check a dict (as written by `to_dict`); errors name the field path."""
+        _expect_keys(data, source, required={"layout", "robot"}, optional={f for f in _EPISODE_FIELDS})
+        r = data["robot"]
+        _expect_keys(r, f"{source}.robot", required={"x", "y"}, optional={"yaw", "arm"})
+        arm = r.get("arm")
+        robot = RobotStart(
+            _num(r["x"], f"{source}.robot.x"),
+            _num(r["y"], f"{source}.robot.y"),
+            _num(r.get("yaw", 0.0), f"{source}.robot.yaw"),
+            None if arm is None else _vec(arm, f"{source}.robot.arm", 7),
+        )
+        objects = []
+        for i, o in enumerate(_seq(data.get("objects", []), f"{source}.objects")):
+            p = f"{source}.objects[{i}]"
+            _expect_keys(o, p, required={"handle", "type", "pos"}, optional={"yaw", "receptacle"})
+            objects.append(
+                ObjectPlacement(
+                    _str(o["handle"], f"{p}.handle"),
+                    _str(o["type"], f"{p}.type"),
+                    _vec(o["pos"], f"{p}.pos", 3),
+                    _num(o.get("yaw", 0.0), f"{p}.yaw"),
+                    None if o.get("receptacle") is None else _str(o["receptacle"], f"{p}.receptacle"),
+                )
+            )
+        targets = []
+        for i, t in enumerate(_seq(data.get("targets", []), f"{source}.targets")):
+            p = f"{source}.targets[{i}]"
+            _expect_keys(t, p, required={"handle", "goal"}, optional={"goal_receptacle"})
+            gr = t.get("goal_receptacle")
+            targets.append(Target(_str(t["handle"], f"{p}.handle"), _vec(t["goal"], f"{p}.goal", 3), None if gr is None else _str(gr, f"{p}.goal_receptacle")))
+        arts = data.get("articulations", {})
+        if not isinstance(arts, Mapping):
+            raise EpisodeError(f"{source}.articulations: expected a mapping name -> joint state, got {arts!r}")
+        nav = data.get("nav_goal")
+        layout = data["layout"]
+        if isinstance(layout, bool) or not isinstance(layout, int):
+            raise EpisodeError(f"{source}.layout: expected an integer layout index, got {layout!r}")
+        held = data.get("held")
+        return cls(
+            layout=layout,
+            robot=robot,
+            objects=tuple(objects),
+            targets=tuple(targets),
+            articulations=tuple((str(k), _num(v, f"{source}.articulations.{k}")) for k, v in sorted(arts.items())),
+            held=None if held is None else _str(held, f"{source}.held"),
+            nav_goal=None if nav is None else _vec(nav, f"{source}.nav_goal", 2),  # type: ignore[arg-type]
+            episode_id=str(data.get("episode_id", "")),
+            seed=int(data.get("seed", 0)),
+        )
+
+
+_EPISODE_FIELDS = ("layout", "robot", "objects", "targets", "articulations", "held", "nav_goal", "episode_id", "seed")
+
+
+def _expect_keys(d: Any, path: str, required: set[str], optional: set[str]) -> None:
+    if not isinstance(d, Mapping):
+        raise EpisodeError(f"{path}: expected a mapping, got {type(d).__name__} {d!r}")
+    missing = required - set(d)
+    if missing:
+        raise EpisodeError(f"{path}: missing field(s) {sorted(missing)}")
+    unknown = set(d) - required - optional
+    if unknown:
+        raise EpisodeError(f"{path}: unknown field(s) {sorted(unknown)}; accepted: {sorted(required | optional)}")
+
+
+def _num(v: Any, path: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise EpisodeError(f"{path}: expected a finite number, got {v!r}")
+    return float(v)
+
+
+def _str(v: Any, path: str) -> str:
+    if not isinstance(v, str) or not v:
+        raise EpisodeError(f"{path}: expected a non-empty string, got {v!r}")
+    return v
+
+
+def _seq(v: Any, path: str) -> Sequence[Any]:
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+        raise EpisodeError(f"{path}: expected a list, got {v!r}")
+    return v
+
+
+def _vec(v: Any, path: str, n: int) -> tuple[float, ...]:
+    s = _seq(v, path)
+    if len(s) != n:
+        raise EpisodeError(f"{path}: expected {n} numbers, got {len(s)}: {v!r}")
+    return tuple(_num(x, f"{path}[{i}]") for i, x in enumerate(s))
+
+
+@dataclass(frozen=True)
+class EpisodeRules:
+    """What a backend accepts; `validate_episode` checks a spec against it."""
+
+    num_layouts: int
+    object_types: frozenset[str]
+    articulations: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    arm_ranges: tuple[tuple[float, float], ...] | None = None
+    bounds: tuple[float, float, float, float] = (0.0, 0.0, 10.0, 8.0)
+
+
+def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "episode") -> None:
+    """Raise `EpisodeError` on the first field the backend cannot accept."""
+    if not 0 <= spec.layout < rules.num_layouts:
+        raise EpisodeError(f"{source}.layout: unknown layout {spec.layout}; accepted: 0..{rules.num_layouts - 1}")
+    x0, y0, x1, y1 = rules.bounds
+    if not (x0 <= spec.robot.x <= x1 and y0 <= spec.robot.y <= y1):
+        raise EpisodeError(f"{source}.robot: position ({spec.robot.x}, {spec.robot.y}) outside the apartment [{x0}, {x1}] x [{y0}, {y1}]")
+    if spec.robot.arm is not None and rules.arm_ranges is not None:
+        for i, (q, (lo, hi)) in enumerate(zip(spec.robot.arm, rules.arm_ranges, strict=True)):
+            if not lo <= q <= hi:
+                raise EpisodeError(f"{source}.robot.arm[{i}]: {q} outside the joint range [{lo}, {hi}]")
+    handles: set[str] = set()
+    for i, o in enumerate(spec.objects):
+        p = f"{source}.objects[{i}]"
+        if o.handle in handles:
+            raise EpisodeError(f"{p}.handle: duplicate handle {o.handle!r}")
+        handles.add(o.handle)
+        if o.type not in rules.object_types:
+            raise EpisodeError(f"{p}.type: unknown object type {o.type!r}; accepted: {sorted(rules.object_types)}")
+        if not (x0 <= o.pos[0] <= x1 and y0 <= o.pos[1] <= y1 and 0.0 <= o.pos[2] <= 2.5):
+            raise EpisodeError(f"{p}.pos: {o.pos} outside the apartment [{x0}, {x1}] x [{y0}, {y1}] x [0, 2.5]")
+    for i, t in enumerate(spec.targets):
+        if t.handle not in handles:
+            raise EpisodeError(f"{source}.targets[{i}].handle: no object {t.handle!r}; objects: {sorted(handles)}")
+    if spec.held is not None and spec.held not in handles:
+        raise EpisodeError(f"{source}.held: no object {spec.held!r}; objects: {sorted(handles)}")
+    for name, value in spec.articulations:
+        if name not in rules.articulations:
+            raise EpisodeError(f"{source}.articulations: unknown articulation {name!r}; accepted: {sorted(rules.articulations)}")
+        lo, hi = rules.articulations[name]
+        if not lo <= value <= hi:
+            raise EpisodeError(f"{source}.articulations.{name}: {value} outside [{lo}, {hi}]")
+
+
+def save_episodes(path: str | Path, episodes: Sequence[EpisodeSpec]) -> None:
+    """Write episodes as a JSON list (refuses to overwrite an existing file)."""
+    p = Path(path)
+    if p.exists():
+        raise FileExistsError(f"{p} exists; episodes are never overwritten (choose another path)")
+    p.write_text(json.dumps([e.to_dict() for e in episodes], indent=1, sort_keys=True))
+
+
+def load_episodes(path: str | Path) -> list[EpisodeSpec]:
+    p = Path(path)
+    data = json.loads(p.read_text())
+    if not isinstance(data, list):
+        raise EpisodeError(f"{p}: expected a JSON list of episodes")
+    return [EpisodeSpec.from_dict(d, f"{p}[{i}]") for i, d in enumerate(data)]

@@ -1,0 +1,1 @@
+"""The embedded MuJoCo home-rearrangement simulator (default backend)."""

@@ -1,0 +1,352 @@
+"""The MuJoCo simulator: robot control at 30 Hz over 120 Hz physics, suction grasping, contact forces.
+
+`MujocoSim` owns one model copy and its data. It knows nothing of tasks or rewards: it moves the robot,
+reports state (poses, joints, holding, forces, articulations) and renders depth and RGB frames.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from ..episode import EpisodeRules, EpisodeSpec, validate_episode
+from . import layout as L
+from .depth import GLDepth, RayCastDepth
+from .objects import OBJECT_TYPES, object_type
+from .robot import ARM_JOINTS, BASE_JOINTS, CT_HELD, CT_OBJECT, CT_WORLD, CT_ROBOT, GROUP_ROBOT, REST_QPOS
+from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
+
+SUBSTEPS = 4  # 120 Hz physics, 30 Hz control
+ARM_SCALE = 0.0125  # rad per unit arm action per control step (HAB)
+# HAB integrates 10 * action over 1/120 s per control step: <= 0.083 m (rad) per step = 2.5 m/s (rad/s).
+BASE_LIN_SPEED = 10.0 / 120.0 * 30.0
+BASE_ANG_SPEED = 10.0 / 120.0 * 30.0
+MAX_QVEL = 1e3  # beyond this the physics is considered to have exploded
+ARTICULATIONS: dict[str, tuple[float, float]] = {"fridge": (0.0, FRIDGE_OPEN_MAX)} | {
+    f"drawer_{i}": (0.0, DRAWER_OPEN_MAX) for i in range(L.NUM_DRAWERS)
+}
+
+
+def episode_rules() -> EpisodeRules:
+    """What this backend accepts in an episode spec."""
+    return EpisodeRules(
+        num_layouts=L.NUM_LAYOUTS,
+        object_types=frozenset(OBJECT_TYPES),
+        articulations=ARTICULATIONS,
+        arm_ranges=_arm_ranges(),
+        bounds=(0.0, 0.0, *L.APARTMENT_SIZE),
+    )
+
+
+def _arm_ranges() -> tuple[tuple[float, float], ...]:
+    m = build_model(0, ())
+    out = []
+    for n in ARM_JOINTS:
+        j = m.joint(f"robot0:{n}").id
+        out.append(tuple(m.jnt_range[j]) if m.jnt_limited[j] else (-math.pi, math.pi))
+    return tuple(out)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class DepthSettings:
+    """How the head depth camera is rendered."""
+
+    mode: str = "raycast"  # "raycast" (no OpenGL), "gl" (EGL/OSMesa), or "none"
+    height: int = 64
+    width: int = 64
+    max_depth: float = 10.0  # metres; depth is normalised by it (HAB: 0..10 m)
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("raycast", "gl", "none"):
+            raise ValueError(f"depth.mode: unknown mode {self.mode!r}; accepted: 'raycast', 'gl', 'none'")
+        for f in ("height", "width"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or not 1 <= v <= 1024:
+                raise ValueError(f"depth.{f}: {v!r} is not an integer in 1..1024")
+        if not self.max_depth > 0:
+            raise ValueError(f"depth.max_depth: {self.max_depth!r} must be > 0")
+
+
+class MujocoSim:
+    """One simulated apartment with the Fetch robot. Reset with an `EpisodeSpec`, then `step`."""
+
+    def __init__(self, depth: DepthSettings | None = None) -> None:
+        self.depth_settings = depth or DepthSettings()
+        self.model: mujoco.MjModel | None = None
+        self.data: mujoco.MjData | None = None
+        self.spec: EpisodeSpec | None = None
+        self._scene_key: tuple | None = None
+        self._depth: RayCastDepth | GLDepth | None = None
+        self._renderers: dict[tuple[int, int], mujoco.Renderer] = {}
+        self._rules = episode_rules()
+
+    # ----------------------------------------------------------------------------------- reset
+    def reset(self, spec: EpisodeSpec) -> None:
+        """Load the episode's scene (cached per layout and object set) and set its initial state."""
+        validate_episode(spec, self._rules)
+        key = (spec.layout, tuple((o.handle, o.type) for o in spec.objects))
+        if key != self._scene_key:
+            self._load(key)
+        m, d = self.model, self.data
+        mujoco.mj_resetData(m, d)
+        self._restore_collisions()
+        d.qpos[self._base_q] = (spec.robot.x, spec.robot.y, spec.robot.yaw)
+        arm = spec.robot.arm if spec.robot.arm is not None else REST_QPOS
+        d.qpos[self._arm_q] = arm
+        d.ctrl[self._arm_u] = arm
+        for o, qa in zip(spec.objects, self._obj_q, strict=True):
+            half = 0.5 * o.yaw
+            d.qpos[qa : qa + 7] = (*o.pos, math.cos(half), 0.0, 0.0, math.sin(half))
+        arts = spec.articulation_dict
+        for name, qa in self._art_q.items():
+            d.qpos[qa] = arts.get(name, 0.0)
+        self.held: str | None = None
+        self.force_instant = 0.0
+        self.force_accum = 0.0
+        self.unstable = False
+        self.steps = 0
+        self.spec = spec
+        mujoco.mj_forward(m, d)
+        if spec.held is not None:
+            self._snap_into_gripper(spec.held)
+
+    def _load(self, key: tuple) -> None:
+        layout_index, objects = key
+        self.model = copy.deepcopy(build_model(layout_index, objects))  # own copy: grasping edits it
+        m = self.model
+        self.data = mujoco.MjData(m)
+        self._scene_key = key
+        self._arm_q = np.array([m.jnt_qposadr[m.joint(f"robot0:{n}").id] for n in ARM_JOINTS])
+        self._arm_u = np.array([m.actuator(f"act_{n}").id for n in ARM_JOINTS])
+        self._arm_lo = np.array([m.actuator_ctrlrange[i][0] if m.actuator_ctrllimited[i] else -1e9 for i in self._arm_u])
+        self._arm_hi = np.array([m.actuator_ctrlrange[i][1] if m.actuator_ctrllimited[i] else 1e9 for i in self._arm_u])
+        jr = [m.joint(f"robot0:{n}").id for n in ARM_JOINTS]
+        self._arm_lo = np.array([m.jnt_range[j][0] if m.jnt_limited[j] else -np.inf for j in jr])
+        self._arm_hi = np.array([m.jnt_range[j][1] if m.jnt_limited[j] else np.inf for j in jr])
+        self._base_q = np.array([m.jnt_qposadr[m.joint(n).id] for n in BASE_JOINTS])
+        self._base_u = np.array([m.actuator(f"act_{n}").id for n in BASE_JOINTS])
+        self.handles = [h for h, _ in objects]
+        self._obj_q = [m.jnt_qposadr[m.joint(f"obj:{h}").id] for h in self.handles]
+        self._obj_body = np.array([m.body(f"obj:{h}").id for h in self.handles], dtype=int)
+        self._art_q = {n: m.jnt_qposadr[m.joint(n).id] for n in ARTICULATIONS}
+        self._grip_site = m.site("robot0:grip").id
+        self._cup = m.geom("suction_cup").id
+        # Graspable geom -> name of the grasp target ("obj handle", or articulation for handles).
+        self._graspable: dict[int, str] = {m.geom(f"obj:{h}").id: h for h in self.handles}
+        self._graspable[m.geom("fridge_handle").id] = "fridge"
+        for i in range(L.NUM_DRAWERS):
+            self._graspable[m.geom(f"drawer_{i}_handle").id] = f"drawer_{i}"
+        self._weld = {h: m.equality(f"grasp:obj:{h}").id for h in self.handles}
+        self._weld["fridge"] = m.equality("grasp:fridge_door").id
+        for i in range(L.NUM_DRAWERS):
+            self._weld[f"drawer_{i}"] = m.equality(f"grasp:drawer_{i}_body").id
+        self._held_geoms = {name: [g] for g, name in self._graspable.items()}
+        self._contype0 = m.geom_contype.copy()
+        self._conaff0 = m.geom_conaffinity.copy()
+        self._robot_geom = m.geom_group == GROUP_ROBOT
+        self._close_renderers()
+        s = self.depth_settings
+        if s.mode == "raycast":
+            self._depth = RayCastDepth(m, "head_depth", s.height, s.width, s.max_depth)
+        elif s.mode == "gl":
+            self._depth = GLDepth(m, "head_depth", s.height, s.width, s.max_depth)
+        else:
+            self._depth = None
+
+    def _restore_collisions(self) -> None:
+        self.model.geom_contype[:] = self._contype0
+        self.model.geom_conaffinity[:] = self._conaff0
+
+    # ------------------------------------------------------------------------------------ step
+    def step(self, arm: np.ndarray | None = None, grip: float | None = None, base: np.ndarray | None = None) -> None:
+        """One 30 Hz control step: arm joint-target deltas, suction command, base velocity, 4 substeps.
+
+        Args:
+            arm: [7] in [-1, 1], times 0.0125 rad added to each arm joint's position target.
+            grip: >= 0 grasps what the suction cup touches; < 0 releases. None leaves it as is.
+            base: [2] (linear, angular) in [-1, 1], scaled to <= 2.5 m/s and 2.5 rad/s; None stops.
+        """
+        m, d = self.model, self.data
+        if arm is not None:
+            target = d.ctrl[self._arm_u] + ARM_SCALE * np.clip(arm, -1.0, 1.0)
+            d.ctrl[self._arm_u] = np.clip(target, self._arm_lo, self._arm_hi)
+        yaw = d.qpos[self._base_q[2]]
+        if base is not None:
+            lin = float(np.clip(base[0], -1.0, 1.0)) * BASE_LIN_SPEED
+            ang = float(np.clip(base[1], -1.0, 1.0)) * BASE_ANG_SPEED
+            d.ctrl[self._base_u] = (lin * math.cos(yaw), lin * math.sin(yaw), ang)
+        else:
+            d.ctrl[self._base_u] = 0.0
+        for _ in range(SUBSTEPS):
+            mujoco.mj_step(m, d)
+        mujoco.mj_kinematics(m, d)  # positions of the final state (mj_step leaves them one substep behind)
+        self.steps += 1
+        if not (np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL):
+            self.unstable = True
+            return
+        if grip is not None:
+            if grip >= 0.0 and self.held is None:
+                touched = self.touching_cup()
+                if touched is not None:
+                    self._grasp(touched)
+            elif grip < 0.0 and self.held is not None:
+                self.release()
+        self.force_instant = self._robot_contact_force()
+        self.force_accum += self.force_instant
+
+    # ------------------------------------------------------------------------------- suction
+    def touching_cup(self) -> str | None:
+        """Name of a graspable object or handle in contact with the suction cup, if any."""
+        d = self.data
+        n = d.ncon
+        if n == 0:
+            return None
+        g = d.contact.geom[:n]
+        hit = np.nonzero((g[:, 0] == self._cup) | (g[:, 1] == self._cup))[0]
+        for i in hit:
+            other = int(g[i, 1] if g[i, 0] == self._cup else g[i, 0])
+            name = self._graspable.get(other)
+            if name is not None:
+                return name
+        return None
+
+    def _grasp(self, name: str) -> None:
+        """Switch on the weld of `name` at its current pose relative to the gripper."""
+        m, d = self.model, self.data
+        eq = self._weld[name]
+        b1, b2 = m.eq_obj1id[eq], m.eq_obj2id[eq]
+        # relpose = pose of body2 in body1's frame (positions are current: mj_kinematics ran).
+        p1, q1 = d.xpos[b1], d.xquat[b1]
+        p2, q2 = d.xpos[b2], d.xquat[b2]
+        q1inv = np.zeros(4)
+        mujoco.mju_negQuat(q1inv, q1)
+        rel_p = np.zeros(3)
+        mujoco.mju_rotVecQuat(rel_p, p2 - p1, q1inv)
+        rel_q = np.zeros(4)
+        mujoco.mju_mulQuat(rel_q, q1inv, q2)
+        m.eq_data[eq, 0:3] = 0.0
+        m.eq_data[eq, 3:6] = rel_p
+        m.eq_data[eq, 6:10] = rel_q
+        m.eq_data[eq, 10] = 1.0
+        d.eq_active[eq] = 1
+        for g in self._held_geoms[name]:  # the held thing stops colliding with the robot
+            m.geom_contype[g] = CT_HELD
+            m.geom_conaffinity[g] = CT_WORLD | CT_OBJECT | CT_FLOOR
+        self.held = name
+
+    def release(self) -> None:
+        if self.held is None:
+            return
+        m, d = self.model, self.data
+        d.eq_active[self._weld[self.held]] = 0
+        for g in self._held_geoms[self.held]:
+            m.geom_contype[g] = self._contype0[g]
+            m.geom_conaffinity[g] = self._conaff0[g]
+        self.held = None
+
+    def _snap_into_gripper(self, handle: str) -> None:
+        """Start an episode holding `handle`: move it under the suction cup, then grasp it."""
+        d = self.data
+        qa = self._obj_q[self.handles.index(handle)]
+        t = object_type(self.spec.objects[self.handles.index(handle)].type)
+        tip = d.site_xpos[self._grip_site]
+        axis = d.site_xmat[self._grip_site].reshape(3, 3)[:, 0]
+        d.qpos[qa : qa + 3] = tip + axis * (t.half_height + 0.02)
+        d.qvel[:] = 0.0
+        mujoco.mj_forward(self.model, d)
+        self._grasp(handle)
+
+    # -------------------------------------------------------------------------------- forces
+    def _robot_contact_force(self) -> float:
+        """Sum of contact normal forces between robot geoms and anything else (N)."""
+        d = self.data
+        n = d.ncon
+        if n == 0:
+            return 0.0
+        g = d.contact.geom[:n]
+        rg = self._robot_geom[g]
+        idx = np.nonzero(rg[:, 0] ^ rg[:, 1])[0]
+        total = 0.0
+        f = np.zeros(6)
+        for i in idx:
+            mujoco.mj_contactForce(self.model, d, int(i), f)
+            total += abs(f[0])
+        return total
+
+    # --------------------------------------------------------------------------------- state
+    @property
+    def base_pose(self) -> tuple[float, float, float]:
+        q = self.data.qpos[self._base_q]
+        return float(q[0]), float(q[1]), float(q[2])
+
+    def world_to_base(self, p: np.ndarray) -> np.ndarray:
+        """World points [..., 3] to the robot base frame (origin on the floor under the base)."""
+        x, y, yaw = self.base_pose
+        c, s = math.cos(yaw), math.sin(yaw)
+        v = np.asarray(p, dtype=np.float64) - np.array([x, y, 0.0])
+        return np.stack([c * v[..., 0] + s * v[..., 1], -s * v[..., 0] + c * v[..., 1], v[..., 2]], axis=-1)
+
+    @property
+    def ee_pos_world(self) -> np.ndarray:
+        return self.data.site_xpos[self._grip_site].copy()
+
+    def world_to_ee(self, p: np.ndarray) -> np.ndarray:
+        """World points [..., 3] to the end-effector frame."""
+        R = self.data.site_xmat[self._grip_site].reshape(3, 3)
+        return (np.asarray(p) - self.data.site_xpos[self._grip_site]) @ R
+
+    @property
+    def arm_qpos(self) -> np.ndarray:
+        return self.data.qpos[self._arm_q].copy()
+
+    def object_pos(self, handle: str) -> np.ndarray:
+        return self.data.xpos[self._obj_body[self.handles.index(handle)]].copy()
+
+    def object_positions(self) -> dict[str, np.ndarray]:
+        xp = self.data.xpos[self._obj_body]
+        return {h: xp[i].copy() for i, h in enumerate(self.handles)}
+
+    def articulation(self, name: str) -> float:
+        return float(self.data.qpos[self._art_q[name]])
+
+    def handle_pos(self, name: str) -> np.ndarray:
+        """World position of the handle of articulation `name` (fridge, drawer_i)."""
+        return self.data.site_xpos[self.model.site(f"{name}_handle").id].copy()
+
+    # ------------------------------------------------------------------------------ rendering
+    def head_depth(self) -> np.ndarray:
+        """Head depth [H, W] in metres (z-depth), robot geoms excluded."""
+        if self._depth is None:
+            raise RuntimeError("depth.mode is 'none'; set depth.mode to 'raycast' or 'gl' to render depth")
+        mujoco.mj_camlight(self.model, self.data)
+        return self._depth.render(self.model, self.data)
+
+    def render_rgb(self, camera: str = "third_person", height: int = 480, width: int = 640) -> np.ndarray:
+        """An RGB frame [H, W, 3] uint8 from a named camera (needs OpenGL: MUJOCO_GL=egl or osmesa)."""
+        r = self._renderers.get((height, width))
+        if r is None:
+            r = self._renderers[(height, width)] = mujoco.Renderer(self.model, height, width)
+        r.update_scene(self.data, camera=camera)
+        return r.render()
+
+    def _close_renderers(self) -> None:
+        for r in self._renderers.values():
+            r.close()
+        self._renderers.clear()
+        if isinstance(self._depth, GLDepth):
+            self._depth.close()
+
+    def close(self) -> None:
+        self._close_renderers()
+
+    # --------------------------------------------------------------------------- determinism
+    def get_state(self) -> np.ndarray:
+        """Full physics state (incl. active welds) as a flat array."""
+        spec = mujoco.mjtState.mjSTATE_INTEGRATION
+        out = np.zeros(mujoco.mj_stateSize(self.model, spec))
+        mujoco.mj_getState(self.model, self.data, out, spec)
+        return out
