@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +158,9 @@ class Domain:
         for schema in self.actions:
             if schema.name == name:
                 return schema
-        raise KeyError(f"domain {self.name!r} has no action {name!r}; known: {[s.name for s in self.actions]}")
+        raise KeyError(
+            f"domain {self.name!r} has no action {name!r}; known: {[s.name for s in self.actions]}"
+        )
 
 
 def _flat_atoms(tree: Any, path: Path, text: str, action: str) -> tuple[Atom, ...]:
@@ -178,7 +179,9 @@ def _flat_atoms(tree: Any, path: Path, text: str, action: str) -> tuple[Atom, ..
     return tuple(atoms)
 
 
-def _check_atom(atom: Atom, params: dict[str, str], preds: dict[str, tuple[str, ...]], where: str) -> str | None:
+def _check_atom(
+    atom: Atom, params: dict[str, str], preds: dict[str, tuple[str, ...]], where: str
+) -> str | None:
     """An error message if ``atom`` uses an undeclared predicate, wrong arity, or an unknown parameter."""
     if atom[0] not in preds:
         return f"{where}: predicate {atom[0]!r} is not declared; declared: {sorted(preds)}"
@@ -221,7 +224,9 @@ def _domain_from_text(text: str, path: Path) -> Domain:
     name_match = re.search(r"\(\s*domain\s+([^\s()]+)", text, flags=re.IGNORECASE)
     name = name_match.group(1) if name_match else path.stem
     if listener.durative_operators or listener.functions:
-        raise PddlError(path, None, "durative actions and numeric functions are not supported; accepted: STRIPS")
+        raise PddlError(
+            path, None, "durative actions and numeric functions are not supported; accepted: STRIPS"
+        )
     parents = {t: (p or "object") for t, p in listener.types.items()}
     for t in parents:
         seen = {t}
@@ -292,4 +297,5 @@ def builtin_domain(name: str = "rearrange") -> Domain:
     """A domain shipped with the package: ``"rearrange"`` or ``"rearrange_nonav"`` (the NoNav ablation)."""
     if name not in BUILTIN_DOMAINS:
         raise KeyError(f"unknown built-in domain {name!r}; known: {sorted(BUILTIN_DOMAINS)}")
-    return load_domain(Path(str(resources.files("planner") / "domains" / BUILTIN_DOMAINS[name])))
+    # Next to this module: package data in wheels, the source tree in editable installs.
+    return load_domain(Path(__file__).with_name("domains") / BUILTIN_DOMAINS[name])

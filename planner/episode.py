@@ -20,7 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-__all__ = ["RECEPTACLE_KINDS", "ROBOT_ORIGIN", "Episode", "EpisodeError", "GoalSpec", "ObjectSpec", "ReceptacleSpec"]
+__all__ = [
+    "RECEPTACLE_KINDS",
+    "ROBOT_ORIGIN",
+    "Episode",
+    "EpisodeError",
+    "GoalSpec",
+    "ObjectSpec",
+    "ReceptacleSpec",
+]
 
 #: Kinds of articulated receptacle; each is a PDDL type with its own open/close skills.
 RECEPTACLE_KINDS: tuple[str, ...] = ("fridge", "drawer")
@@ -105,7 +113,9 @@ class Episode:
         for i, o in enumerate(self.objects):
             _known(o.start, receptacles, f"episode.objects[{i}].start", "receptacle")
             _known(o.goal, goals, f"episode.objects[{i}].goal", "goal position")
-        if self.robot_start is not None and (self.robot_start not in seen or self.robot_start == ROBOT_ORIGIN):
+        if self.robot_start is not None and (
+            self.robot_start not in seen or self.robot_start == ROBOT_ORIGIN
+        ):
             _known(self.robot_start, sorted(set(seen) - {ROBOT_ORIGIN}), "episode.robot_start", "entity")
         for handle, state in self.final_states:
             _known(handle, receptacles, f"episode.final_states[{handle!r}]", "receptacle")
@@ -125,7 +135,9 @@ class Episode:
         if isinstance(final, Mapping):
             final = tuple(final.items())
         return cls(
-            objects=tuple(_spec(ObjectSpec, d, f"episode.objects[{i}]") for i, d in enumerate(data["objects"])),
+            objects=tuple(
+                _spec(ObjectSpec, d, f"episode.objects[{i}]") for i, d in enumerate(data["objects"])
+            ),
             goals=tuple(_spec(GoalSpec, d, f"episode.goals[{i}]") for i, d in enumerate(data["goals"])),
             receptacles=tuple(
                 _spec(ReceptacleSpec, d, f"episode.receptacles[{i}]")

@@ -69,7 +69,9 @@ class NameMap:
         try:
             return self.to_pddl[handle]
         except KeyError:
-            raise KeyError(f"object {handle!r} has no PDDL name; known objects: {sorted(self.to_pddl)}") from None
+            raise KeyError(
+                f"object {handle!r} has no PDDL name; known objects: {sorted(self.to_pddl)}"
+            ) from None
 
     def handle(self, name: str) -> str:
         """The handle behind PDDL ``name``; names the map does not know are returned unchanged."""

@@ -154,7 +154,9 @@ def check_problem(problem: Problem, domain: Domain) -> None:
     """
     for handle, typ in problem.objects.items():
         if typ not in domain.types:
-            raise ProblemError(f"object {handle!r}: unknown type {typ!r}; domain types: {sorted(domain.types)}")
+            raise ProblemError(
+                f"object {handle!r}: unknown type {typ!r}; domain types: {sorted(domain.types)}"
+            )
     _check_facts(problem.init, problem.objects, domain, "init fact")
     _check_facts(problem.goal, problem.objects, domain, "goal fact")
 
@@ -173,7 +175,9 @@ def write_problem(problem: Problem, domain: Domain, path: str | Path | None = No
     by_type: dict[str, list[str]] = {}
     for handle, typ in sorted(problem.objects.items()):
         by_type.setdefault(typ, []).append(names.pddl(handle))
-    label = problem.name if is_safe_name(problem.name) else NameMap.for_handles([problem.name]).pddl(problem.name)
+    label = (
+        problem.name if is_safe_name(problem.name) else NameMap.for_handles([problem.name]).pddl(problem.name)
+    )
     lines = ["; written by the tpsrl planner"]
     lines += [f"; object {h!r} is named {n}" for h, n in sorted(names.renamed.items())]
     lines += [f"(define (problem {label})", f"  (:domain {domain.name})", "  (:objects"]

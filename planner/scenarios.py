@@ -11,7 +11,14 @@ from collections.abc import Callable
 
 from planner.episode import Episode, GoalSpec, ObjectSpec, ReceptacleSpec
 
-__all__ = ["REFERENCE_PLAN_LENGTHS", "SCENARIOS", "get_scenario", "prepare_groceries", "set_table", "tidy_house"]
+__all__ = [
+    "REFERENCE_PLAN_LENGTHS",
+    "SCENARIOS",
+    "get_scenario",
+    "prepare_groceries",
+    "set_table",
+    "tidy_house",
+]
 
 
 def _distractors(n: int, receptacles: list[str]) -> list[ObjectSpec]:

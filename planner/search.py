@@ -43,7 +43,9 @@ def _bind(atoms: Sequence[Atom], binding: Mapping[str, str]) -> frozenset[Fact]:
     return frozenset(Fact(a[0], tuple(binding.get(t, t) for t in a[1:])) for a in atoms)
 
 
-def ground(problem: Problem, domain: Domain, objects: Iterable[str] | None = None) -> tuple[GroundAction, ...]:
+def ground(
+    problem: Problem, domain: Domain, objects: Iterable[str] | None = None
+) -> tuple[GroundAction, ...]:
     """All ground actions over ``objects`` (default: every object) whose static preconditions hold.
 
     Actions that cannot change any state (e.g. ``nav(x, x)``) are dropped.
