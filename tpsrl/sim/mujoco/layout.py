@@ -236,12 +236,13 @@ class Receptacle:
     center: tuple[float, float, float]
     half: tuple[float, float]
     joint: str | None = None  # articulation that carries this surface (drawer) or guards it (fridge)
+    yaw: float = 0.0  # yaw of the furniture; a drawer surface moves along (cos yaw, sin yaw) as it opens
 
 
 def _surface(f: Furniture, name: str, lx: float, ly: float, z: float, hd: float, hw: float, joint: str | None = None) -> Receptacle:
     cx, cy = f.to_world(lx, ly)
     c, s = abs(math.cos(f.yaw)), abs(math.sin(f.yaw))
-    return Receptacle(name, f.name, (cx, cy, z), (hd * c + hw * s, hd * s + hw * c), joint)
+    return Receptacle(name, f.name, (cx, cy, z), (hd * c + hw * s, hd * s + hw * c), joint, f.yaw)
 
 
 NUM_DRAWERS = 2

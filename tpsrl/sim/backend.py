@@ -1,0 +1,59 @@
+"""The narrow interface every simulator backend implements, and the backend registry.
+
+The gymnasium env, the sensors and (later) the skill tasks talk to a backend only through
+`SimBackend`. A habitat-sim backend will implement the same protocol as an optional extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .episode import EpisodeRules, EpisodeSpec
+from .symbolic import SceneState
+
+
+@runtime_checkable
+class SimBackend(Protocol):
+    """A rearrangement simulator: Fetch-like robot, 30 Hz control, suction, head depth."""
+
+    spec: EpisodeSpec | None
+    held: str | None  # handle of the held object or articulation name, if any
+    force_instant: float  # robot contact force of the last step (N)
+    force_accum: float  # sum of force_instant since reset
+    unstable: bool  # physics produced NaN or exploded; the episode must end
+
+    def reset(self, spec: EpisodeSpec) -> None: ...
+    def step(self, arm: np.ndarray | None, grip: float | None, base: np.ndarray | None) -> None: ...
+    def rules(self) -> EpisodeRules: ...
+    def sample_episode(self, rng: np.random.Generator, **kwargs: Any) -> EpisodeSpec: ...
+    def scene_state(self) -> SceneState: ...
+    @property
+    def base_pose(self) -> tuple[float, float, float]: ...
+    @property
+    def ee_pos_world(self) -> np.ndarray: ...
+    @property
+    def arm_qpos(self) -> np.ndarray: ...
+    def world_to_base(self, p: np.ndarray) -> np.ndarray: ...
+    def world_to_ee(self, p: np.ndarray) -> np.ndarray: ...
+    def object_pos(self, handle: str) -> np.ndarray: ...
+    def articulation(self, name: str) -> float: ...
+    def head_depth(self) -> np.ndarray: ...
+    def render_rgb(self, camera: str = ..., height: int = ..., width: int = ...) -> np.ndarray: ...
+    def close(self) -> None: ...
+
+
+# name -> "module:attribute"; imported lazily so optional backends cost nothing when absent.
+BACKENDS: dict[str, str] = {
+    "mujoco": "tpsrl.sim.mujoco.backend:MujocoBackend",
+}
+
+
+def make_backend(name: str, **kwargs: Any) -> SimBackend:
+    """Instantiate backend `name`; an unknown name lists the known ones."""
+    if name not in BACKENDS:
+        raise ValueError(f"backend: unknown backend {name!r}; known: {sorted(BACKENDS)}")
+    module, attr = BACKENDS[name].split(":")
+    return getattr(importlib.import_module(module), attr)(**kwargs)

@@ -1,0 +1,93 @@
+"""HAB observations and actions: names, shapes, scales (hab-reference "Actions" / "Observations").
+
+Each sensor is a pure function of a `SimBackend`; `SENSORS` lists them by HAB name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .backend import SimBackend
+
+REST_EE = np.array([0.5, 0.0, 1.0])  # resting EE position in the base frame (HAB)
+
+# Flat action order (HAB): arm 7, grip 1, base 2, stop 1.
+ACTIONS: dict[str, int] = {"arm_action": 7, "grip_action": 1, "base_velocity": 2, "rearrange_stop": 1}
+
+
+@dataclass(frozen=True)
+class Sensor:
+    """One observation: `size(n_targets, depth_hw)` gives its shape; `read(backend, ctx)` its value."""
+
+    shape: Callable[[int, tuple[int, int]], tuple[int, ...]]
+    low: float
+    high: float
+    read: Callable[[SimBackend, SensorContext], np.ndarray]
+
+
+@dataclass
+class SensorContext:
+    """Per-episode data sensors need: target handles, goal positions and the navigation goal."""
+
+    targets: list[str]
+    goals: np.ndarray  # [n, 3]
+    nav_goal: np.ndarray | None  # [2] or None (then the first target object)
+    max_depth: float
+    n_targets: int
+
+
+def _padded(rows: list[np.ndarray], n: int, width: int) -> np.ndarray:
+    out = np.zeros((n, width), dtype=np.float32)
+    for i, r in enumerate(rows[:n]):
+        out[i] = r
+    return out.reshape(-1)
+
+
+def _polar(b: SimBackend, points: np.ndarray) -> np.ndarray:
+    """(distance, -angle) of world points [n, 3] in the robot's base frame, per HAB gps-compass."""
+    p = b.world_to_base(points)
+    return np.stack([np.hypot(p[:, 0], p[:, 1]), -np.arctan2(p[:, 1], p[:, 0])], axis=-1)
+
+
+def _targets_world(b: SimBackend, c: SensorContext) -> np.ndarray:
+    return np.array([b.object_pos(h) for h in c.targets]).reshape(-1, 3)
+
+
+def _depth(b: SimBackend, c: SensorContext) -> np.ndarray:
+    return (b.head_depth() / c.max_depth).astype(np.float32)[..., None]
+
+
+def _nav_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
+    if c.nav_goal is not None:
+        g = np.array([[c.nav_goal[0], c.nav_goal[1], 0.0]])
+    elif c.targets:
+        g = _targets_world(b, c)[:1]
+    else:
+        return np.zeros(2, dtype=np.float32)
+    return _polar(b, g)[0].astype(np.float32)
+
+
+def _ee(b: SimBackend) -> np.ndarray:
+    return b.world_to_base(b.ee_pos_world)
+
+
+SENSORS: dict[str, Sensor] = {
+    "head_depth": Sensor(lambda n, hw: (hw[0], hw[1], 1), 0.0, 1.0, _depth),
+    "joint": Sensor(lambda n, hw: (7,), -math.inf, math.inf, lambda b, c: b.arm_qpos.astype(np.float32)),
+    "is_holding": Sensor(lambda n, hw: (1,), 0.0, 1.0, lambda b, c: np.array([b.held is not None], dtype=np.float32)),
+    "ee_pos": Sensor(lambda n, hw: (3,), -math.inf, math.inf, lambda b, c: _ee(b).astype(np.float32)),
+    "relative_resting_position": Sensor(lambda n, hw: (3,), -math.inf, math.inf, lambda b, c: (REST_EE - _ee(b)).astype(np.float32)),
+    "obj_start_sensor": Sensor(
+        lambda n, hw: (3 * n,), -math.inf, math.inf, lambda b, c: _padded(list(b.world_to_ee(_targets_world(b, c))), c.n_targets, 3)
+    ),
+    "obj_goal_sensor": Sensor(lambda n, hw: (3 * n,), -math.inf, math.inf, lambda b, c: _padded(list(b.world_to_ee(c.goals)), c.n_targets, 3)),
+    "obj_start_gps_compass": Sensor(
+        lambda n, hw: (2 * n,), -math.inf, math.inf, lambda b, c: _padded(list(_polar(b, _targets_world(b, c))), c.n_targets, 2)
+    ),
+    "obj_goal_gps_compass": Sensor(lambda n, hw: (2 * n,), -math.inf, math.inf, lambda b, c: _padded(list(_polar(b, c.goals)), c.n_targets, 2)),
+    "goal_to_agent_gps_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _nav_goal),
+}
