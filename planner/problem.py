@@ -137,7 +137,7 @@ def _check_facts(facts: Iterable[Fact], objects: Mapping[str, str], domain: Doma
         types = domain.predicates[f.predicate]
         if len(f.args) != len(types):
             raise ProblemError(f"{what} {f}: {f.predicate} takes {len(types)} argument(s) {list(types)}")
-        for i, (arg, want) in enumerate(zip(f.args, types)):
+        for i, (arg, want) in enumerate(zip(f.args, types, strict=True)):
             if arg not in objects:
                 raise ProblemError(f"{what} {f}: unknown object {arg!r}; known objects: {sorted(objects)}")
             if not domain.is_subtype(objects[arg], want):

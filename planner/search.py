@@ -64,7 +64,7 @@ def _ground_schema(
     candidates = [[o for o in pool if domain.is_subtype(problem.objects[o], t)] for _, t in schema.params]
     names = [p for p, _ in schema.params]
     for combo in itertools.product(*candidates):
-        binding = dict(zip(names, combo))
+        binding = dict(zip(names, combo, strict=True))
         pre = _bind(schema.pre, binding)
         if any(f.predicate in domain.static_predicates and f not in statics for f in pre):
             continue

@@ -1,0 +1,84 @@
+"""The HAB scenarios: reference plan lengths, valid plans, NoNav plans, skill calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.domain import Domain
+from planner.facts import Plan, simulate
+from planner.problem import problem_from_episode
+from planner.scenarios import REFERENCE_PLAN_LENGTHS, SCENARIOS, get_scenario
+from planner.search import plan
+from planner.skills import SKILL_NAMES, skill_call
+
+
+def _solve(name: str, domain: Domain, distractors: int = 20) -> tuple:
+    problem = problem_from_episode(get_scenario(name, n_distractors=distractors))
+    result = plan(problem, domain)
+    assert isinstance(result, Plan), str(result)
+    return problem, result
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("distractors", [0, 25])
+def test_reference_plan_length_and_valid(name: str, distractors: int, nav_domain: Domain) -> None:
+    problem, result = _solve(name, nav_domain, distractors)
+    assert len(result) == REFERENCE_PLAN_LENGTHS[name]
+    assert problem.goal <= simulate(problem.init, result.actions)
+    # Distractors are never touched.
+    assert not any(arg.startswith("distractor_") for a in result.actions for arg in a.args)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_nonav_plans_have_no_navigation(name: str, nonav_domain: Domain) -> None:
+    problem, result = _solve(name, nonav_domain)
+    assert all(a.name != "nav" for a in result.actions)
+    assert all(skill_call(a).skill != "nav" for a in result.actions)
+    # Without navigation each object costs a pick and a place; Set Table adds its two opens.
+    assert len(result) == REFERENCE_PLAN_LENGTHS[name] // 2
+    assert problem.goal <= simulate(problem.init, result.actions)
+
+
+def test_tidy_house_is_nav_pick_nav_place(nav_domain: Domain) -> None:
+    _, result = _solve("tidy_house", nav_domain)
+    skills = [skill_call(a).skill for a in result.actions]
+    assert skills == ["nav", "pick", "nav", "place"] * 5
+
+
+def test_set_table_opens_before_picking(nav_domain: Domain) -> None:
+    _, result = _solve("set_table", nav_domain)
+    names = [str(a) for a in result.actions]
+    assert names.index("open_drawer(kitchen_drawer)") < names.index("pick_from(bowl, kitchen_drawer)")
+    assert names.index("open_fridge(fridge)") < names.index("pick_from(fruit, fridge)")
+    # The robot navigates again from the receptacle to the object after opening it (the "nav again").
+    for opened, obj in (("open_drawer(kitchen_drawer)", "bowl"), ("open_fridge(fridge)", "fruit")):
+        after = result.actions[names.index(opened) + 1]
+        assert after.name == "nav" and after.args[1] == obj
+
+
+def test_prepare_groceries_uses_the_open_fridge_without_opening(nav_domain: Domain) -> None:
+    _, result = _solve("prepare_groceries", nav_domain)
+    assert not any(a.name.startswith("open") for a in result.actions)
+    assert sum(a.name == "place_in" for a in result.actions) == 2
+
+
+def test_skill_calls_name_target_and_goal(nav_domain: Domain) -> None:
+    _, result = _solve("set_table", nav_domain)
+    calls = [skill_call(a) for a in result.actions]
+    assert {c.skill for c in calls} <= set(SKILL_NAMES)
+    place = next(c for c in calls if c.skill == "place")
+    assert (place.target, place.goal) in {("bowl", "table_bowl_spot"), ("fruit", "table_fruit_spot")}
+    nav = calls[0]
+    assert nav.skill == "nav" and nav.target in {"kitchen_drawer", "fridge"} and nav.goal is None
+
+
+def test_skill_call_rejects_unknown_action() -> None:
+    from planner.facts import GroundAction
+
+    with pytest.raises(KeyError, match="known actions"):
+        skill_call(GroundAction("teleport", ("x",), frozenset(), frozenset(), frozenset()))
+
+
+def test_unknown_scenario_lists_known() -> None:
+    with pytest.raises(KeyError, match="set_table"):
+        get_scenario("set_tabel")
