@@ -160,6 +160,8 @@ class ExecutionMonitor:
                 step, action, (), (), tuple(sorted(exc.missing)), f"{reason} (plan index {later})"
             )
         unmet = tuple(sorted(self.problem.goal - final))
+        if not unmet:
+            return None
         reason = f"the rest of the plan no longer reaches {', '.join(map(str, unmet))}"
         return StepFailure(step, action, (), (), unmet, reason)
 
