@@ -121,7 +121,9 @@ def test_retry_budget_is_enforced(nav_domain: Domain) -> None:
 
 def test_unsolvable_problem_reports_no_plan(nav_domain: Domain) -> None:
     episode = Episode(
-        objects=(ObjectSpec("apple"),), goals=(GoalSpec("table"),), receptacles=(ReceptacleSpec("d", "drawer"),)
+        objects=(ObjectSpec("apple"),),
+        goals=(GoalSpec("table"),),
+        receptacles=(ReceptacleSpec("d", "drawer"),),
     )
     problem = problem_from_episode(episode)
     problem = Problem("p", problem.objects, problem.init, frozenset({fact("in", "apple", "d")}))

@@ -104,7 +104,9 @@ def test_problem_with_unknown_object_names_it_and_its_line(tmp_path: Path, nav_d
     assert info.value.line == text.splitlines().index("    (object_at mug spot)") + 1
 
 
-@pytest.mark.parametrize("handle", ["start", "end", "all", "either", "number", "3_bowl", "Bowl", "cup:1", "a b"])
+@pytest.mark.parametrize(
+    "handle", ["start", "end", "all", "either", "number", "3_bowl", "Bowl", "cup:1", "a b"]
+)
 def test_unsafe_names_are_mapped_and_back(handle: str) -> None:
     names = NameMap.for_handles([handle, "table"])
     pddl = names.pddl(handle)

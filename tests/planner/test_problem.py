@@ -20,7 +20,9 @@ def test_unknown_start_receptacle_is_named() -> None:
 
 def test_unknown_goal_is_named() -> None:
     with pytest.raises(EpisodeError, match=r"objects\[1\].goal: unknown goal position 'tabel'.*'table'"):
-        Episode(objects=(ObjectSpec("a", goal="table"), ObjectSpec("b", goal="tabel")), goals=(GoalSpec("table"),))
+        Episode(
+            objects=(ObjectSpec("a", goal="table"), ObjectSpec("b", goal="tabel")), goals=(GoalSpec("table"),)
+        )
 
 
 def test_bad_receptacle_kind_lists_accepted() -> None:
