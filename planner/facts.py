@@ -8,7 +8,7 @@ Nothing here knows about PDDL files or a simulator.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias, Union
 
@@ -147,7 +147,7 @@ class Plan:
     def __len__(self) -> int:
         return len(self.actions)
 
-    def __iter__(self):  # noqa: ANN204 - Iterator[GroundAction]
+    def __iter__(self) -> Iterator[GroundAction]:
         return iter(self.actions)
 
     def __str__(self) -> str:

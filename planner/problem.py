@@ -225,6 +225,13 @@ def load_problem(path: str | Path, domain: Domain, handles: Iterable[str] | None
             f"goal uses ({word} ...), which pddlpy would read as a positive fact; accepted: a conjunction of "
             "positive facts (write (closed fridge), not (not (opened fridge)))",
         )
+    declared = re.search(r"\(:domain\s+([^\s()]+)", text, flags=re.IGNORECASE)
+    if declared and declared.group(1).lower() != domain.name.lower():
+        raise PddlError(
+            path,
+            line_of(text, r"\(:domain"),
+            f"problem is for domain {declared.group(1)!r}, but it was loaded with domain {domain.name!r}",
+        )
     names = NameMap.for_handles(handles) if handles is not None else NameMap()
 
     def to_fact(atom: object) -> Fact:

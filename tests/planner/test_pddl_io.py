@@ -141,3 +141,12 @@ def test_unsafe_handles_round_trip_through_a_pddl_file(tmp_path: Path, nav_domai
     assert loaded.init == problem.init and loaded.goal == problem.goal
     assert len(plan(loaded, nav_domain)) == len(plan(problem, nav_domain)) > 0
     assert fact("closed", "either") in loaded.goal
+
+
+def test_problem_for_another_domain_is_refused(
+    tmp_path: Path, nav_domain: Domain, nonav_domain: Domain
+) -> None:
+    text = write_problem(problem_from_episode(Episode(objects=(), goals=())), nonav_domain)
+    with pytest.raises(PddlError, match="rearrange_nonav") as info:
+        load_problem(_write(tmp_path, "other.pddl", text), nav_domain)
+    assert info.value.line == 3
