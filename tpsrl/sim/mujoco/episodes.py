@@ -104,8 +104,7 @@ def sample_episode(
         anchor = targets[0].goal
     elif robot_near is not None:
         raise ValueError(f"robot_near: {robot_near!r} not accepted; use 'target', 'goal' or None")
-    x, y = _free_xy(rng, idx, anchor, robot_max_dist)
-    yaw = float(rng.uniform(-math.pi, math.pi))
+    x, y, yaw = free_pose(rng, idx, anchor, robot_max_dist)
     return EpisodeSpec(
         layout=idx,
         robot=RobotStart(x, y, yaw),
@@ -117,7 +116,17 @@ def sample_episode(
     )
 
 
-def _free_xy(rng: np.random.Generator, idx: int, anchor: tuple[float, float, float] | None, max_dist: float) -> tuple[float, float]:
+ARM_REACH = 0.45  # the resting arm sticks out this far ahead of the base centre
+ARM_CLEARANCE = 0.2
+
+
+def free_pose(
+    rng: np.random.Generator, idx: int, anchor: tuple[float, float, float] | None = None, max_dist: float = 2.0
+) -> tuple[float, float, float]:
+    """A collision-free base pose (x, y, yaw): base and the resting arm clear of walls and furniture.
+
+    With `anchor`, the base lies within `max_dist` (planar) of it when any free cell does.
+    """
     grid = L.free_space(idx)
     ii, jj = np.nonzero(grid)
     xs, ys = (ii + 0.5) * L.GRID_RES, (jj + 0.5) * L.GRID_RES
@@ -125,5 +134,10 @@ def _free_xy(rng: np.random.Generator, idx: int, anchor: tuple[float, float, flo
         near = np.hypot(xs - anchor[0], ys - anchor[1]) <= max_dist
         if near.any():
             xs, ys = xs[near], ys[near]
-    k = int(rng.integers(len(xs)))
-    return float(xs[k]), float(ys[k])
+    for _ in range(500):
+        k = int(rng.integers(len(xs)))
+        yaw = float(rng.uniform(-math.pi, math.pi))
+        ax, ay = xs[k] + ARM_REACH * math.cos(yaw), ys[k] + ARM_REACH * math.sin(yaw)
+        if L.is_free(idx, ax, ay, ARM_CLEARANCE):
+            return float(xs[k]), float(ys[k]), yaw
+    raise RuntimeError(f"no collision-free robot pose found in layout {idx} near {anchor}")

@@ -33,6 +33,9 @@ ARM_EFFORT = (33.82, 131.76, 76.94, 66.18, 29.35, 25.7, 7.36)
 ARM_KP = (600.0, 1200.0, 500.0, 500.0, 200.0, 200.0, 50.0)
 BASE_JOINTS = ("base_x", "base_y", "base_yaw")
 BASE_KV = 4e5  # high velocity gain: the base holds still while the arm pushes (mujoco-notes)
+# Force/torque bounds of the base drive: reach full speed in ~0.15 s, but never crush the arm into
+# furniture with unbounded force (an unbounded drive made the physics explode on arm contact).
+BASE_FORCE = (2500.0, 2500.0, 600.0)
 TORSO_LIFT = 0.10  # fixed torso lift (m)
 HEAD_TILT = 0.45  # fixed head tilt (rad, down)
 # Resting arm pose (elbow folded up, suction cup pointing forward-down): EE at [0.5, 0, 1.0] in the base frame.
@@ -90,8 +93,11 @@ def robot_parts() -> dict[str, str]:
     geom_default.set("contype", str(CT_ROBOT))
     geom_default.set("conaffinity", str(CT_WORLD | CT_OBJECT))
     geom_default.set("group", str(GROUP_ROBOT))
-    fetch_default.find("joint").set("armature", "0.1")
-    fetch_default.find("joint").set("damping", "30")
+    # The table-top model's solref 0.01 is stiffer than 2 x our 8.3 ms timestep allows: it explodes.
+    geom_default.set("solref", "0.02 1")
+    geom_default.set("solimp", "0.9 0.95 0.001")
+    # Keep the model's joint armature (1) and damping (50): with 8.3 ms physics steps the stiff position
+    # servos on the light, folded arm go unstable with less reflected inertia.
 
     base = _find_body(robot, "robot0:base_link")
     base.set("pos", "0 0 0")
@@ -143,8 +149,8 @@ def robot_parts() -> dict[str, str]:
     for name, kp, eff in zip(ARM_JOINTS, ARM_KP, ARM_EFFORT, strict=True):
         ET.SubElement(actuators, "position", name=f"act_{name}", joint=f"robot0:{name}", kp=str(kp),
                       dampratio="1", forcelimited="true", forcerange=f"{-eff} {eff}")
-    for name in BASE_JOINTS:
-        ET.SubElement(actuators, "velocity", name=f"act_{name}", joint=name, kv=str(BASE_KV))
+    for name, lim in zip(BASE_JOINTS, BASE_FORCE, strict=True):
+        ET.SubElement(actuators, "velocity", name=f"act_{name}", joint=name, kv=str(BASE_KV), forcelimited="true", forcerange=f"{-lim} {lim}")
 
     contacts = ET.Element("contact")
     for el in shared.find("contact"):

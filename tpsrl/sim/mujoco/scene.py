@@ -53,8 +53,8 @@ def _fridge(f: Furniture) -> str:
     ]
     door = (
         f'<body name="fridge_door" pos="{_f(d / 2, w / 2, 0)}">'
-        f'<joint name="fridge" type="hinge" axis="0 0 1" range="0 {FRIDGE_OPEN_MAX}" damping="3" frictionloss="0.5" armature="0.05"/>'
-        f'<inertial pos="0.025 {-w / 2} {h / 2}" mass="5" diaginertia="1.4 1.4 0.3"/>'
+        f'<joint name="fridge" type="hinge" axis="0 0 1" range="0 {FRIDGE_OPEN_MAX}" damping="10" frictionloss="1" armature="0.5"/>'
+        f'<inertial pos="0.025 {-w / 2} {h / 2}" mass="12" diaginertia="3.3 3.3 0.7"/>'
         + _box("fridge_door_panel", (0.025, -w / 2, h / 2), (0.025, w / 2, h / 2), c)
         + _box("fridge_handle_standoff", (0.07, -w + 0.07, 1.0), (0.02, 0.01, 0.01), "0.3 0.3 0.3 1")
         + _box("fridge_handle", (0.1, -w + 0.07, 1.0), (0.015, 0.015, 0.15), "0.3 0.3 0.3 1")
@@ -146,7 +146,7 @@ def _object(handle: str, type_name: str) -> str:
     return (
         f'<body name="obj:{handle}" pos="0 0 -5"><freejoint name="obj:{handle}"/>'
         f'<geom name="obj:{handle}" type="{t.shape}" size="{size}" mass="{t.mass}" rgba="{rgba}"{orient} {extra}'
-        ' friction="1 0.01 0.001" solref="0.01 1"/></body>'
+        ' friction="1 0.01 0.001"/></body>'
     )
 
 

@@ -26,6 +26,7 @@ ARM_SCALE = 0.0125  # rad per unit arm action per control step (HAB)
 BASE_LIN_SPEED = 10.0 / 120.0 * 30.0
 BASE_ANG_SPEED = 10.0 / 120.0 * 30.0
 MAX_QVEL = 1e3  # beyond this the physics is considered to have exploded
+_BADQACC = int(mujoco.mjtWarning.mjWARN_BADQACC)
 ARTICULATIONS: dict[str, tuple[float, float]] = {"fridge": (0.0, FRIDGE_OPEN_MAX)} | {
     f"drawer_{i}": (0.0, DRAWER_OPEN_MAX) for i in range(L.NUM_DRAWERS)
 }
@@ -181,11 +182,13 @@ class MujocoSim:
             d.ctrl[self._base_u] = (lin * math.cos(yaw), lin * math.sin(yaw), ang)
         else:
             d.ctrl[self._base_u] = 0.0
+        bad0 = d.warning[_BADQACC].number
         for _ in range(SUBSTEPS):
             mujoco.mj_step(m, d)
         mujoco.mj_kinematics(m, d)  # positions of the final state (mj_step leaves them one substep behind)
         self.steps += 1
-        if not (np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL):
+        # MuJoCo resets the data itself on a bad acceleration; its warning counter is what tells us.
+        if d.warning[_BADQACC].number > bad0 or not (np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL):
             self.unstable = True
             return
         if grip is not None:
