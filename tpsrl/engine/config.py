@@ -1,0 +1,161 @@
+"""The root training config: typed dataclasses composed by Hydra (`configs/train.yaml`), checked by
+`validate` with errors that name the field, its value and what is accepted."""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing as mp
+from dataclasses import dataclass, field
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from tpsrl.engine.collector import MODES, EngineConfig
+from tpsrl.engine.encoders import IMAGE_ENCODERS
+from tpsrl.engine.policy import PolicyConfig
+from tpsrl.engine.ppo import PPOConfig
+
+WANDB_MODES = ("offline", "online", "disabled")
+LR_SCHEDULES = ("cosine", "constant")
+
+
+@dataclass
+class EnvConfig:
+    """Which environment to train on when no factory is passed to `train`."""
+
+    id: str = "Pendulum-v1"
+    """A registered gymnasium env id (continuous actions)."""
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    """Keyword arguments for gymnasium.make."""
+
+
+@dataclass
+class RunConfig:
+    """Run directory, length, seeding, checkpoints and logging."""
+
+    dir: str = "runs/default"
+    """Run directory; an existing non-empty one is refused unless `resume` is true."""
+    resume: bool = False
+    """Continue the run in `dir` from its latest checkpoint."""
+    total_steps: int = 1_000_000
+    """Environment steps to train for (all environments together)."""
+    seed: int = 0
+    """Seed of torch, numpy, python and the environments."""
+    device: str = "cpu"
+    """Torch device of the policy: cpu | cuda | cuda:K."""
+    torch_threads: int = 0
+    """torch intra-op threads in the trainer; 0 leaves torch's default."""
+    checkpoint_every: int = 20
+    """Write `checkpoints/latest.pt` every this many updates (and at the end, on Ctrl-C, on errors)."""
+    keep_every: int = 0
+    """Also keep `checkpoints/update_NNNNNN.pt` every this many updates; 0 keeps only latest."""
+    wandb: str = "offline"
+    """Weights & Biases: offline | online | disabled."""
+    wandb_project: str = "tpsrl"
+    """Weights & Biases project name."""
+    progress: bool = True
+    """Show a progress bar with steps/s and ETA."""
+
+
+@dataclass
+class TrainConfig:
+    """Everything `tpsrl-train` / `train()` needs; each component receives its own section."""
+
+    env: EnvConfig = field(default_factory=EnvConfig)
+    engine: EngineConfig = field(default_factory=EngineConfig)
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
+    run: RunConfig = field(default_factory=RunConfig)
+
+
+class ConfigError(ValueError):
+    """An invalid configuration value; the message names the field, the value and what is accepted."""
+
+
+def _check(ok: bool, name: str, value: Any, accepted: str) -> None:
+    if not ok:
+        raise ConfigError(f"{name}={value!r} is invalid; accepted: {accepted}")
+
+
+def validate(cfg: TrainConfig) -> None:
+    """Raises `ConfigError` naming the first invalid field."""
+    e, p, pol, r = cfg.engine, cfg.ppo, cfg.policy, cfg.run
+    _check(e.mode in MODES, "engine.mode", e.mode, " | ".join(MODES))
+    _check(e.num_envs >= 1, "engine.num_envs", e.num_envs, "an integer >= 1")
+    _check(e.rollout_steps >= 1, "engine.rollout_steps", e.rollout_steps, "an integer >= 1")
+    _check(
+        1 <= e.min_batch <= e.num_envs,
+        "engine.min_batch",
+        e.min_batch,
+        f"1 .. engine.num_envs ({e.num_envs})",
+    )
+    _check(
+        e.max_batch == 0 or e.min_batch <= e.max_batch <= e.num_envs,
+        "engine.max_batch", e.max_batch, f"0 (= num_envs) or engine.min_batch .. engine.num_envs ({e.num_envs})",
+    )  # fmt: skip
+    _check(e.importance_weight_max > 0, "engine.importance_weight_max", e.importance_weight_max, "> 0")
+    methods = mp.get_all_start_methods()
+    _check(e.start_method in methods, "engine.start_method", e.start_method, " | ".join(methods))
+    _check(e.step_timeout_s > 0, "engine.step_timeout_s", e.step_timeout_s, "> 0 seconds")
+    _check(p.lr >= 0, "ppo.lr", p.lr, ">= 0")
+    _check(p.lr_schedule in LR_SCHEDULES, "ppo.lr_schedule", p.lr_schedule, " | ".join(LR_SCHEDULES))
+    _check(p.epochs >= 1, "ppo.epochs", p.epochs, "an integer >= 1")
+    steps = e.rollout_steps * e.num_envs
+    _check(
+        p.num_minibatches >= 1 and steps % p.num_minibatches == 0,
+        "ppo.num_minibatches", p.num_minibatches,
+        f"an integer >= 1 dividing engine.rollout_steps x engine.num_envs = {steps}",
+    )  # fmt: skip
+    _check(0 < p.clip < 1, "ppo.clip", p.clip, "0 < clip < 1")
+    _check(0 < p.gamma <= 1, "ppo.gamma", p.gamma, "0 < gamma <= 1")
+    _check(0 <= p.gae_lambda <= 1, "ppo.gae_lambda", p.gae_lambda, "0 <= lambda <= 1")
+    _check(p.max_grad_norm > 0, "ppo.max_grad_norm", p.max_grad_norm, "> 0")
+    _check(0 < p.entropy_coef_min <= p.entropy_coef_max, "ppo.entropy_coef_min", p.entropy_coef_min,
+           f"0 < entropy_coef_min <= entropy_coef_max ({p.entropy_coef_max})")  # fmt: skip
+    _check(p.entropy_coef_min <= p.entropy_coef_init <= p.entropy_coef_max, "ppo.entropy_coef_init",
+           p.entropy_coef_init, f"within [{p.entropy_coef_min}, {p.entropy_coef_max}]")  # fmt: skip
+    _check(
+        pol.image_encoder in IMAGE_ENCODERS,
+        "policy.image_encoder",
+        pol.image_encoder,
+        " | ".join(IMAGE_ENCODERS),
+    )
+    _check(pol.hidden_size >= 1, "policy.hidden_size", pol.hidden_size, "an integer >= 1")
+    _check(pol.lstm_layers >= 1, "policy.lstm_layers", pol.lstm_layers, "an integer >= 1")
+    _check(r.total_steps >= 1, "run.total_steps", r.total_steps, "an integer >= 1")
+    _check(r.checkpoint_every >= 1, "run.checkpoint_every", r.checkpoint_every, "an integer >= 1")
+    _check(r.wandb in WANDB_MODES, "run.wandb", r.wandb, " | ".join(WANDB_MODES))
+    _check(r.device == "cpu" or r.device.startswith("cuda"), "run.device", r.device, "cpu | cuda | cuda:K")
+
+
+def to_dict(cfg: TrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(cfg)
+
+
+def from_dict(data: dict[str, Any] | DictConfig) -> TrainConfig:
+    """Builds a `TrainConfig` from a (possibly partial) nested dict; unknown keys raise with their path."""
+    merged = OmegaConf.merge(OmegaConf.structured(TrainConfig), data)
+    return OmegaConf.to_object(merged)  # type: ignore[return-value]
+
+
+# Fields that may differ between a run and its resumption (they do not change what is learned).
+RESUMABLE_CHANGES = ("run.", "engine.serial", "engine.start_method", "engine.step_timeout_s")
+
+
+def changed_fields(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:
+    """Dotted names of leaves that differ between two nested config dicts."""
+    out: list[str] = []
+    for key in sorted(set(old) | set(new)):
+        a, b, name = old.get(key), new.get(key), f"{prefix}{key}"
+        if isinstance(a, dict) and isinstance(b, dict) and not name.endswith("kwargs"):
+            out += changed_fields(a, b, name + ".")
+        elif a != b:
+            out.append(name)
+    return out
+
+
+def register_configs() -> None:
+    """Registers the typed schema with Hydra's ConfigStore (called by the entry points, not on import)."""
+    from hydra.core.config_store import ConfigStore
+
+    ConfigStore.instance().store(name="train_schema", node=TrainConfig)

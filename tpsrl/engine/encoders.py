@@ -1,0 +1,126 @@
+"""Observation encoders for dict observations: one MLP over all vector keys, one image encoder per
+image key (`[H, W, C]`, e.g. depth). Image encoders: a small CNN (default) or the VER paper's
+half-width ResNet18 with GroupNorm."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import gymnasium as gym
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+
+def is_image(space: gym.spaces.Box) -> bool:
+    """Images are 3-D `[H, W, C]` Boxes (channels last, C <= 4 not required)."""
+    return len(space.shape) == 3
+
+
+class SmallCNN(nn.Module):
+    """Three strided 3x3/5x5 convolutions, adaptive pooling to 4x4, one linear layer; any image size."""
+
+    def __init__(self, in_channels: int, out_features: int) -> None:
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.Conv2d(in_channels, 32, 5, stride=2, padding=2),
+            nn.ReLU(),
+            nn.Conv2d(32, 64, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(64, 64, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.AdaptiveAvgPool2d(4),
+            nn.Flatten(),
+            nn.Linear(64 * 16, out_features),
+            nn.ReLU(),
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.net(x)
+
+
+class _BasicBlock(nn.Module):
+    def __init__(self, inp: int, out: int, stride: int, groups: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(inp, out, 3, stride, 1, bias=False)
+        self.norm1 = nn.GroupNorm(groups, out)
+        self.conv2 = nn.Conv2d(out, out, 3, 1, 1, bias=False)
+        self.norm2 = nn.GroupNorm(groups, out)
+        self.skip: nn.Module = nn.Identity()
+        if stride != 1 or inp != out:
+            self.skip = nn.Sequential(nn.Conv2d(inp, out, 1, stride, bias=False), nn.GroupNorm(groups, out))
+
+    def forward(self, x: Tensor) -> Tensor:
+        y = torch.relu(self.norm1(self.conv1(x)))
+        return torch.relu(self.norm2(self.conv2(y)) + self.skip(x))
+
+
+class ResNet18GN(nn.Module):
+    """ResNet18 at half width (32-64-128-256 channels) with GroupNorm (groups = base width / 2), as in the
+    VER paper's policy, followed by a 1x1 compression, adaptive pooling to 4x4 and a linear layer."""
+
+    def __init__(self, in_channels: int, out_features: int, base: int = 32) -> None:
+        super().__init__()
+        groups = base // 2
+        layers: list[nn.Module] = [
+            nn.Conv2d(in_channels, base, 7, 2, 3, bias=False),
+            nn.GroupNorm(groups, base),
+            nn.ReLU(),
+            nn.MaxPool2d(3, 2, 1),
+        ]
+        width = base
+        for i, planes in enumerate([base, base * 2, base * 4, base * 8]):
+            stride = 1 if i == 0 else 2
+            layers += [_BasicBlock(width, planes, stride, groups), _BasicBlock(planes, planes, 1, groups)]
+            width = planes
+        layers += [
+            nn.Conv2d(width, 64, 1),
+            nn.GroupNorm(groups, 64),
+            nn.ReLU(),
+            nn.AdaptiveAvgPool2d(4),
+            nn.Flatten(),
+            nn.Linear(64 * 16, out_features),
+            nn.ReLU(),
+        ]
+        self.net = nn.Sequential(*layers)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.net(x)
+
+
+IMAGE_ENCODERS: dict[str, Callable[[int, int], nn.Module]] = {"cnn": SmallCNN, "resnet18": ResNet18GN}
+
+
+class DictEncoder(nn.Module):
+    """Encodes a dict observation `{key: [S, *shape]}` to features `[S, out_features]`."""
+
+    def __init__(
+        self, obs_space: gym.spaces.Dict, image_encoder: str, image_features: int, mlp_hidden: int
+    ) -> None:
+        super().__init__()
+        spaces = obs_space.spaces
+        self.image_keys = sorted(k for k, s in spaces.items() if is_image(s))
+        self.vector_keys = sorted(k for k, s in spaces.items() if not is_image(s))
+        make = IMAGE_ENCODERS[image_encoder]
+        self.images = nn.ModuleDict({k: make(spaces[k].shape[-1], image_features) for k in self.image_keys})
+        self.uint8 = {k for k in self.image_keys if np.dtype(spaces[k].dtype) == np.uint8}
+        vec_dim = sum(math.prod(spaces[k].shape) for k in self.vector_keys)
+        self.mlp: nn.Module | None = None
+        if vec_dim:
+            self.mlp = nn.Sequential(
+                nn.Linear(vec_dim, mlp_hidden), nn.ReLU(), nn.Linear(mlp_hidden, mlp_hidden), nn.ReLU()
+            )
+        self.out_features = len(self.image_keys) * image_features + (mlp_hidden if vec_dim else 0)
+
+    def forward(self, obs: dict[str, Tensor]) -> Tensor:
+        parts: list[Tensor] = []
+        for k in self.image_keys:
+            x = obs[k].float()
+            if k in self.uint8:
+                x = x / 255.0
+            parts.append(self.images[k](x.permute(0, 3, 1, 2)))
+        if self.mlp is not None:
+            vec = torch.cat([obs[k].float().reshape(obs[k].shape[0], -1) for k in self.vector_keys], dim=-1)
+            parts.append(self.mlp(vec))
+        return torch.cat(parts, dim=-1)

@@ -1,0 +1,144 @@
+"""The PPO learner: epochs over shuffled recurrent minibatches, clipped losses with VER's importance
+weights, a learned entropy coefficient, gradient clipping, Adam with cosine decay to zero."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+
+from tpsrl.engine.buffer import Rollout
+from tpsrl.engine.entropy import cosine_lr, entropy_coef_step
+from tpsrl.engine.gae import normalize
+from tpsrl.engine.losses import ppo_losses
+from tpsrl.engine.minibatch import Packed, minibatches
+from tpsrl.engine.policy import ActorCritic
+
+
+@dataclass
+class PPOConfig:
+    """PPO hyper-parameters (defaults: the VER paper's, see docs/engine.md)."""
+
+    lr: float = 2.5e-4
+    """Adam learning rate at the start."""
+    lr_schedule: str = "cosine"
+    """cosine (decay to 0 over the run) | constant."""
+    adam_eps: float = 1e-5
+    """Adam epsilon."""
+    epochs: int = 3
+    """Passes over each rollout (paper: 3 for training, 2 in its benchmark)."""
+    num_minibatches: int = 2
+    """Minibatches per epoch, each of T x N / num_minibatches steps."""
+    clip: float = 0.2
+    """PPO ratio clip epsilon."""
+    value_coef: float = 0.5
+    """Weight of the value loss 0.5 * (V - R)^2."""
+    gamma: float = 0.99
+    """Discount."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    max_grad_norm: float = 0.2
+    """Global gradient-norm clip (habitat-lab's rearrangement setting)."""
+    normalize_advantages: bool = True
+    """Normalise advantages over each rollout."""
+    entropy_target: float = 0.0
+    """Target entropy of the action distribution (sum over dimensions; paper: 0)."""
+    entropy_coef_init: float = 1e-3
+    """Initial entropy coefficient alpha."""
+    entropy_coef_min: float = 1e-4
+    """Lower bound of alpha (paper: 1e-4)."""
+    entropy_coef_max: float = 1.0
+    """Upper bound of alpha (paper: 1.0)."""
+    entropy_coef_lr: float = 0.01
+    """Step size of the log-alpha update, once per minibatch."""
+
+
+class PPO:
+    """Owns the optimizer and the entropy coefficient; `update` learns from one rollout."""
+
+    def __init__(self, policy: ActorCritic, cfg: PPOConfig, device: torch.device, seed: int) -> None:
+        self.policy, self.cfg, self.device = policy, cfg, device
+        self.optimizer = torch.optim.Adam(policy.parameters(), lr=cfg.lr, eps=cfg.adam_eps)
+        self.log_entropy_coef = torch.tensor(math.log(cfg.entropy_coef_init))
+        self.generator = torch.Generator().manual_seed(seed)
+
+    @property
+    def entropy_coef(self) -> float:
+        return float(self.log_entropy_coef.exp())
+
+    def lr_at(self, update: int, total_updates: int) -> float:
+        if self.cfg.lr_schedule == "constant":
+            return self.cfg.lr
+        return cosine_lr(self.cfg.lr, update, total_updates)
+
+    def _minibatch_loss(
+        self, rollout: Rollout, mb: Packed, advantages: Tensor
+    ) -> tuple[Tensor, dict[str, Tensor]]:
+        buf, slots, dev = rollout.buffer, mb.slots, self.device
+        log_probs, values = self.policy.evaluate(
+            {k: x[slots].to(dev) for k, x in buf.obs.items()},
+            buf.prev_action[slots].to(dev),
+            buf.action[slots].to(dev),
+            mb.mask.to(dev),
+            mb.lengths,
+            buf.state[mb.starts].to(dev),
+        )
+        losses = ppo_losses(
+            log_probs,
+            buf.log_prob[slots].to(dev),
+            advantages[slots].to(dev),
+            values,
+            rollout.returns[slots].to(dev),
+            rollout.weights[slots].to(dev),
+            self.cfg.clip,
+        )
+        entropy = self.policy.entropy()
+        alpha = self.log_entropy_coef.exp().to(dev)
+        loss = losses["policy"] + self.cfg.value_coef * losses["value"] - alpha * entropy
+        return loss, {**losses, "entropy": entropy}
+
+    def update(self, rollout: Rollout, update: int, total_updates: int) -> dict[str, float]:
+        """One learning phase on `rollout`; returns mean metrics."""
+        cfg = self.cfg
+        lr = self.lr_at(update, total_updates)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        advantages = rollout.advantages.clone()
+        if cfg.normalize_advantages:
+            advantages[rollout.slots] = normalize(advantages[rollout.slots])
+        sums: dict[str, float] = defaultdict(float)
+        count = 0
+        self.policy.train()
+        for _ in range(cfg.epochs):
+            for mb in minibatches(rollout.sequences, cfg.num_minibatches, self.generator):
+                loss, parts = self._minibatch_loss(rollout, mb, advantages)
+                self.optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                grad_norm = nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                self.log_entropy_coef = entropy_coef_step(
+                    self.log_entropy_coef, parts["entropy"].detach().cpu(), cfg.entropy_target,
+                    cfg.entropy_coef_lr, (cfg.entropy_coef_min, cfg.entropy_coef_max),
+                )  # fmt: skip
+                for k, x in parts.items():
+                    sums[f"loss/{k}"] += float(x.detach())
+                sums["loss/grad_norm"] += float(grad_norm)
+                count += 1
+        out = {k: x / count for k, x in sums.items()}
+        out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef})
+        return out
+
+    def state_dict(self) -> dict:
+        return {
+            "optimizer": self.optimizer.state_dict(),
+            "log_entropy_coef": self.log_entropy_coef.clone(),
+            "generator": self.generator.get_state(),
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.log_entropy_coef = state["log_entropy_coef"].clone()
+        self.generator.set_state(state["generator"])

@@ -1,0 +1,275 @@
+"""Training entry points: `train(cfg, env_factory)` for Python callers (the skills) and `tpsrl-train`
+(Hydra: `tpsrl-train env.id=Pendulum-v1 engine.mode=ver run.total_steps=200000`).
+
+The loop reads like the algorithm: collect a rollout, learn from it, log, checkpoint.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from tpsrl.engine import checkpoint as ckpt
+from tpsrl.engine.collector import Collector, build_collector
+from tpsrl.engine.config import (
+    RESUMABLE_CHANGES,
+    ConfigError,
+    RunConfig,
+    TrainConfig,
+    changed_fields,
+    from_dict,
+    register_configs,
+    to_dict,
+    validate,
+)
+from tpsrl.engine.envs import EnvFactory, GymEnvFactory, probe_spaces
+from tpsrl.engine.logger import Logger, episode_metrics
+from tpsrl.engine.policy import ActorCritic
+from tpsrl.engine.ppo import PPO
+from tpsrl.engine.workers import WorkerError
+
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+
+
+class RunDirError(RuntimeError):
+    """The run directory cannot be used as asked (exists without resume, or resume without checkpoint)."""
+
+
+@dataclass
+class TrainResult:
+    """What a finished (or stopped) run leaves behind."""
+
+    run_dir: Path
+    counters: ckpt.Counters
+    history: list[dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False
+
+
+def prepare_run_dir(run: RunConfig) -> Path:
+    """Creates the run directory, refusing to overwrite an existing one unless resuming."""
+    path = Path(run.dir)
+    latest = path / "checkpoints" / ckpt.LATEST
+    if run.resume:
+        if not latest.exists():
+            raise RunDirError(
+                f"run.resume=true but {latest} does not exist; start a new run with run.resume=false"
+            )
+        return path
+    if path.exists() and any(path.iterdir()):
+        raise RunDirError(
+            f"run directory {path} already exists and is not empty; pass run.resume=true to continue that run "
+            "or choose a new run.dir"
+        )
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class StopFlag:
+    """First Ctrl-C asks the loop to stop at the next safe point (and checkpoint); a second one aborts."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self) -> bool:
+        return self.requested
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        print("\ntpsrl-train: stopping after the current step and writing a checkpoint "
+              "(Ctrl-C again to abort)", file=sys.stderr)  # fmt: skip
+
+
+@contextmanager
+def sigint_stops(flag: StopFlag) -> Iterator[StopFlag]:
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+    previous = signal.signal(signal.SIGINT, flag._handle)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _factories(cfg: TrainConfig, env_factory: EnvFactory | Sequence[EnvFactory] | None) -> list[EnvFactory]:
+    n = cfg.engine.num_envs
+    if env_factory is None:
+        return [GymEnvFactory(cfg.env.id, dict(cfg.env.kwargs))] * n
+    if isinstance(env_factory, Sequence):
+        if len(env_factory) != n:
+            raise ConfigError(
+                f"{len(env_factory)} env factories given for engine.num_envs={n}; pass one or N"
+            )
+        return list(env_factory)
+    return [env_factory] * n
+
+
+def _seed_all(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+class Trainer:
+    """Holds the policy, learner, collector and counters of one run."""
+
+    def __init__(self, cfg: TrainConfig, factories: list[EnvFactory], run_dir: Path) -> None:
+        self.cfg, self.run_dir = cfg, run_dir
+        self.device = torch.device(cfg.run.device)
+        obs_space, action_space = probe_spaces(factories[0])
+        self.policy = ActorCritic(obs_space, action_space.shape[0], cfg.policy).to(self.device)
+        self.learner = PPO(self.policy, cfg.ppo, self.device, cfg.run.seed)
+        self.counters = ckpt.Counters()
+        if cfg.run.resume:
+            self._restore()
+        steps = cfg.engine.rollout_steps * cfg.engine.num_envs
+        self.steps_per_update = steps
+        self.total_updates = -(-cfg.run.total_steps // steps)
+        # Fresh env seeds per (re)start so a resumed run does not replay the episodes it has seen.
+        env_seed = cfg.run.seed * 1_000_003 + self.counters.updates * 7919
+        self.collector: Collector = build_collector(
+            cfg.engine, factories, self.policy, obs_space, action_space, self.device, env_seed,
+            cfg.ppo.gamma, cfg.ppo.gae_lambda,
+        )  # fmt: skip
+
+    def _restore(self) -> None:
+        state = ckpt.load(self.run_dir / "checkpoints" / ckpt.LATEST, self.device)
+        changed = [
+            f
+            for f in changed_fields(state["config"], to_dict(self.cfg))
+            if not f.startswith(RESUMABLE_CHANGES)
+        ]
+        if changed:
+            raise ConfigError(
+                f"run.resume=true but these fields differ from the run in {self.run_dir}: {', '.join(changed)}; "
+                f"only run.* and {', '.join(RESUMABLE_CHANGES[1:])} may change on resume"
+            )
+        self.policy.load_state_dict(state["model"])
+        self.learner.load_state_dict(state["learner"])
+        self.counters = ckpt.Counters(**state["counters"])
+        ckpt.set_rng_state(state["rng"])
+
+    def save(self) -> Path:
+        keep = bool(self.cfg.run.keep_every) and self.counters.updates % self.cfg.run.keep_every == 0
+        return ckpt.save(self.run_dir / "checkpoints", self.policy, self.learner.state_dict(), self.counters,
+                         to_dict(self.cfg), keep)  # fmt: skip
+
+    def step(self, stop: StopFlag) -> dict[str, Any] | None:
+        """One update: collect a rollout, learn from it. Returns its metrics, or None if stopped."""
+        t0 = time.perf_counter()
+        rollout = self.collector.collect(stop)
+        if rollout is None:
+            return None
+        t1 = time.perf_counter()
+        metrics = self.learner.update(rollout, self.counters.updates, self.total_updates)
+        t2 = time.perf_counter()
+        c = self.counters
+        c.updates += 1
+        c.env_steps += self.steps_per_update
+        c.episodes += len(rollout.episodes)
+        s = self.collector.stats
+        metrics.update(episode_metrics(rollout.episodes))
+        metrics.update({
+            "update": c.updates, "env_steps": c.env_steps, "episodes": c.episodes,
+            "time/collect_s": t1 - t0, "time/learn_s": t2 - t1,
+            "sps/total": self.steps_per_update / (t2 - t0), "sps/collect": self.steps_per_update / (t1 - t0),
+            "collect/inference_calls": s.inference_calls, "collect/carried_in": s.carried_in,
+            "collect/carried_out": s.carried_out, "collect/min_env_steps": s.min_env_steps,
+            "collect/max_env_steps": s.max_env_steps, "collect/mean_weight": float(rollout.weights[rollout.slots].mean()),
+        })  # fmt: skip
+        return metrics
+
+
+def train(cfg: TrainConfig, env_factory: EnvFactory | Sequence[EnvFactory] | None = None) -> TrainResult:
+    """Trains a policy with PPO on environments from `env_factory` (one factory for all N environments,
+    or a sequence of N), or from the registered gymnasium id `cfg.env.id` when None.
+
+    Raises `ConfigError` for invalid configs, `RunDirError` for run-directory misuse and `WorkerError`
+    (after writing a checkpoint and stopping every worker) when an environment fails.
+    """
+    if not isinstance(cfg, TrainConfig):
+        cfg = from_dict(cfg)
+    validate(cfg)
+    factories = _factories(cfg, env_factory)
+    run_dir = prepare_run_dir(cfg.run)
+    _seed_all(cfg.run.seed)
+    if cfg.run.torch_threads:
+        torch.set_num_threads(cfg.run.torch_threads)
+    trainer = Trainer(cfg, factories, run_dir)
+    result = TrainResult(run_dir, trainer.counters)
+    logger = Logger(run_dir, cfg.run.wandb, cfg.run.wandb_project, to_dict(cfg), cfg.run.total_steps,
+                    trainer.counters.env_steps, cfg.run.progress, cfg.run.resume)  # fmt: skip
+    saved_at = trainer.counters.updates
+    try:
+        with sigint_stops(StopFlag()) as stop:
+            while trainer.counters.env_steps < cfg.run.total_steps and not stop():
+                metrics = trainer.step(stop)
+                if metrics is None:
+                    break
+                result.history.append(metrics)
+                logger.log(metrics, trainer.counters.env_steps, trainer.steps_per_update)
+                if trainer.counters.updates % cfg.run.checkpoint_every == 0:
+                    trainer.save()
+                    saved_at = trainer.counters.updates
+            result.interrupted = stop()
+    finally:
+        # Model and optimizer are only changed inside an update, so this is a consistent state even after
+        # a worker failure or a second Ctrl-C between updates.
+        try:
+            if trainer.counters.updates != saved_at or not (run_dir / "checkpoints" / ckpt.LATEST).exists():
+                trainer.save()
+        finally:
+            trainer.collector.close()
+            logger.close()
+    return result
+
+
+def compose_config(overrides: Sequence[str] = ()) -> TrainConfig:
+    """The `tpsrl-train` config with Hydra overrides applied, as a typed `TrainConfig` (Python API)."""
+    from hydra import compose, initialize_config_dir
+
+    register_configs()
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
+        cfg = compose(config_name="train", overrides=list(overrides))
+    return from_dict(cfg)
+
+
+def _hydra_task(cfg: Any) -> None:
+    try:
+        result = train(from_dict(cfg))
+    except (ConfigError, RunDirError) as e:
+        print(f"tpsrl-train: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except WorkerError as e:
+        print(f"tpsrl-train: {e}\nthe run stopped; its last checkpoint is valid", file=sys.stderr)
+        raise SystemExit(1) from None
+    print(
+        f"tpsrl-train: {result.counters.env_steps} steps, {result.counters.updates} updates; run dir {result.run_dir}"
+    )
+    if result.interrupted:
+        raise SystemExit(130)
+
+
+def main() -> None:
+    """`tpsrl-train [hydra overrides]`."""
+    import hydra
+
+    register_configs()
+    hydra.main(version_base=None, config_path=str(CONFIG_DIR), config_name="train")(_hydra_task)()
+
+
+if __name__ == "__main__":
+    main()
