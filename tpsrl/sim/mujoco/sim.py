@@ -222,19 +222,22 @@ class MujocoSim:
         m, d = self.model, self.data
         eq = self._weld[name]
         b1, b2 = m.eq_obj1id[eq], m.eq_obj2id[eq]
-        # relpose = pose of body2 in body1's frame (positions are current: mj_kinematics ran).
-        p1, q1 = d.xpos[b1], d.xquat[b1]
-        p2, q2 = d.xpos[b2], d.xquat[b2]
-        q1inv = np.zeros(4)
-        mujoco.mju_negQuat(q1inv, q1)
-        rel_p = np.zeros(3)
-        mujoco.mju_rotVecQuat(rel_p, p2 - p1, q1inv)
-        rel_q = np.zeros(4)
-        mujoco.mju_mulQuat(rel_q, q1inv, q2)
-        m.eq_data[eq, 0:3] = 0.0
-        m.eq_data[eq, 3:6] = rel_p
+        # MuJoCo's weld joins point eq_data[3:6] (body1 frame) to point eq_data[0:3] (body2 frame), and
+        # holds body2's orientation at eq_data[6:10] relative to body1. Both points are the suction cup:
+        # anchored at a door's origin (on its hinge axis) the weld could never turn the door.
+        cup = d.geom_xpos[self._cup]
+        q1inv, q2inv = np.zeros(4), np.zeros(4)
+        mujoco.mju_negQuat(q1inv, d.xquat[b1])
+        mujoco.mju_negQuat(q2inv, d.xquat[b2])
+        in1, in2, rel_q = np.zeros(3), np.zeros(3), np.zeros(4)
+        mujoco.mju_rotVecQuat(in1, cup - d.xpos[b1], q1inv)
+        mujoco.mju_rotVecQuat(in2, cup - d.xpos[b2], q2inv)
+        mujoco.mju_mulQuat(rel_q, q1inv, d.xquat[b2])
+        m.eq_data[eq, 0:3] = in2
+        m.eq_data[eq, 3:6] = in1
         m.eq_data[eq, 6:10] = rel_q
-        m.eq_data[eq, 10] = 1.0
+        # Objects are held rigidly; a handle turns in the cup like a ball joint (doors rotate in the grip).
+        m.eq_data[eq, 10] = 0.0 if name in ARTICULATIONS else 1.0
         d.eq_active[eq] = 1
         for g in self._held_geoms[name]:  # the held thing stops colliding with the robot
             m.geom_contype[g] = CT_HELD
