@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="tpsrl-bench sim", description=__doc__)
     p.add_argument("--quick", action="store_true", help="fewer steps (under a minute)")
     p.add_argument("--steps", type=int, default=None, help="steps per configuration")
-    p.add_argument("--json", action="store_true", help="print all figures as one JSON object on the last line")
+    p.add_argument(
+        "--json", action="store_true", help="print all figures as one JSON object on the last line"
+    )
     args = p.parse_args(argv)
     steps = args.steps or (300 if args.quick else 2000)
     cases: dict[str, EnvConfig] = {
@@ -84,16 +86,26 @@ def main(argv: list[str] | None = None) -> int:
     if _gl_available():
         cases["gl_depth64"] = EnvConfig(depth=DepthSettings(mode="gl", height=64, width=64), clutter=(10, 10))
     else:
-        print("OpenGL depth: skipped (no EGL/OSMesa context; set MUJOCO_GL and install libegl1 or libosmesa6)")
-    print(f"tpsrl-bench sim: {steps} random-action steps per case, one process (pid {os.getpid()}), {os.cpu_count()} cores")
+        print(
+            "OpenGL depth: skipped (no EGL/OSMesa context; set MUJOCO_GL and install libegl1 or libosmesa6)"
+        )
+    print(
+        f"tpsrl-bench sim: {steps} random-action steps per case, one process (pid {os.getpid()}), {os.cpu_count()} cores"
+    )
     print(f"{'case':<12} {'steps/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'cv':>6}")
     results: dict[str, dict[str, float]] = {}
     for name, cfg in cases.items():
         r = results[name] = measure(cfg, steps)
-        print(f"{name:<12} {r['steps_per_s']:>9.0f} {r['ms_p50']:>8.2f} {r['ms_p90']:>8.2f} {r['ms_p99']:>8.2f} {r['cv']:>6.2f}")
+        print(
+            f"{name:<12} {r['steps_per_s']:>9.0f} {r['ms_p50']:>8.2f} {r['ms_p90']:>8.2f} {r['ms_p99']:>8.2f} {r['cv']:>6.2f}"
+        )
     base = results["no_depth"]["steps_per_s"]
-    print("ratios to no_depth: " + ", ".join(f"{k} {v['steps_per_s'] / base:.2f}" for k, v in results.items()))
-    print(f"targets (one core): no_depth >= 1000 steps/s: {base >= 1000}; depth64 >= 250: {results['depth64']['steps_per_s'] >= 250}")
+    print(
+        "ratios to no_depth: " + ", ".join(f"{k} {v['steps_per_s'] / base:.2f}" for k, v in results.items())
+    )
+    print(
+        f"targets (one core): no_depth >= 1000 steps/s: {base >= 1000}; depth64 >= 250: {results['depth64']['steps_per_s'] >= 250}"
+    )
     if args.json:
         flat: dict[str, float] = {f"steps_per_s_{k}": v["steps_per_s"] for k, v in results.items()}
         flat.update({f"ms_p99_{k}": v["ms_p99"] for k, v in results.items()})

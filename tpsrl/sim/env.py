@@ -65,7 +65,9 @@ class EnvConfig:
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
             raise ValueError(f"env.clutter: {self.clutter} must be (min, max) with 0 <= min <= max")
         if self.depth.mode == "none" and "head_depth" in self.observations:
-            raise ValueError("env.observations: 'head_depth' needs env.depth.mode 'raycast' or 'gl', got 'none'")
+            raise ValueError(
+                "env.observations: 'head_depth' needs env.depth.mode 'raycast' or 'gl', got 'none'"
+            )
 
     @property
     def active_actions(self) -> tuple[str, ...]:
@@ -119,7 +121,9 @@ class RearrangeEnv(gym.Env):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
 
-    def __init__(self, config: EnvConfig | dict | None = None, task: Task | None = None, render_mode: str | None = None) -> None:
+    def __init__(
+        self, config: EnvConfig | dict | None = None, task: Task | None = None, render_mode: str | None = None
+    ) -> None:
         self.cfg = config if isinstance(config, EnvConfig) else EnvConfig(**(config or {}))
         self.task = task or FreeTask()
         self.render_mode = render_mode
@@ -133,7 +137,12 @@ class RearrangeEnv(gym.Env):
         hw = (self.cfg.depth.height, self.cfg.depth.width)
         self.observation_space = gym.spaces.Dict(
             {
-                k: gym.spaces.Box(SENSORS[k].low, SENSORS[k].high, SENSORS[k].shape(self.cfg.n_targets, hw), dtype=np.float32)
+                k: gym.spaces.Box(
+                    SENSORS[k].low,
+                    SENSORS[k].high,
+                    SENSORS[k].shape(self.cfg.n_targets, hw),
+                    dtype=np.float32,
+                )
                 for k in self.cfg.observations
             }
         )
@@ -142,7 +151,9 @@ class RearrangeEnv(gym.Env):
         self._t = 0
         self._return_terms: dict[str, float] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -165,12 +176,19 @@ class RearrangeEnv(gym.Env):
     def step(self, action: np.ndarray) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         a = np.asarray(action, dtype=np.float64).reshape(-1)
         if a.shape != self.action_space.shape or not np.isfinite(a).all():
-            raise ValueError(f"action: expected {self.action_space.shape[0]} finite values for {list(self._slices)}, got {action!r}")
+            raise ValueError(
+                f"action: expected {self.action_space.shape[0]} finite values for {list(self._slices)}, got {action!r}"
+            )
         parts = {k: a[s] for k, s in self._slices.items()}
         grip = parts.get("grip_action")
-        self.backend.step(parts.get("arm_action"), None if grip is None else float(grip[0]), parts.get("base_velocity"))
+        self.backend.step(
+            parts.get("arm_action"), None if grip is None else float(grip[0]), parts.get("base_velocity")
+        )
         self._t += 1
-        info: dict[str, Any] = {"force_instant": self.backend.force_instant, "force_accum": self.backend.force_accum}
+        info: dict[str, Any] = {
+            "force_instant": self.backend.force_instant,
+            "force_accum": self.backend.force_accum,
+        }
         if self.backend.unstable:
             info["physics_unstable"] = True
             info["episode_stats"] = {"steps": float(self._t), "physics_unstable": 1.0, "success": 0.0}

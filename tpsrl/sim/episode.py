@@ -78,7 +78,7 @@ class EpisodeSpec:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str, source: str = "<json>") -> EpisodeSpec:
+    def from_json(cls, text: str, source: str = "episode") -> EpisodeSpec:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -116,10 +116,18 @@ class EpisodeSpec:
             p = f"{source}.targets[{i}]"
             _expect_keys(t, p, required={"handle", "goal"}, optional={"goal_receptacle"})
             gr = t.get("goal_receptacle")
-            targets.append(Target(_str(t["handle"], f"{p}.handle"), _vec(t["goal"], f"{p}.goal", 3), None if gr is None else _str(gr, f"{p}.goal_receptacle")))
+            targets.append(
+                Target(
+                    _str(t["handle"], f"{p}.handle"),
+                    _vec(t["goal"], f"{p}.goal", 3),
+                    None if gr is None else _str(gr, f"{p}.goal_receptacle"),
+                )
+            )
         arts = data.get("articulations", {})
         if not isinstance(arts, Mapping):
-            raise EpisodeError(f"{source}.articulations: expected a mapping name -> joint state, got {arts!r}")
+            raise EpisodeError(
+                f"{source}.articulations: expected a mapping name -> joint state, got {arts!r}"
+            )
         nav = data.get("nav_goal")
         layout = data["layout"]
         if isinstance(layout, bool) or not isinstance(layout, int):
@@ -130,7 +138,9 @@ class EpisodeSpec:
             robot=robot,
             objects=tuple(objects),
             targets=tuple(targets),
-            articulations=tuple((str(k), _num(v, f"{source}.articulations.{k}")) for k, v in sorted(arts.items())),
+            articulations=tuple(
+                (str(k), _num(v, f"{source}.articulations.{k}")) for k, v in sorted(arts.items())
+            ),
             held=None if held is None else _str(held, f"{source}.held"),
             nav_goal=None if nav is None else _vec(nav, f"{source}.nav_goal", 2),  # type: ignore[arg-type]
             episode_id=str(data.get("episode_id", "")),
@@ -138,7 +148,17 @@ class EpisodeSpec:
         )
 
 
-_EPISODE_FIELDS = ("layout", "robot", "objects", "targets", "articulations", "held", "nav_goal", "episode_id", "seed")
+_EPISODE_FIELDS = (
+    "layout",
+    "robot",
+    "objects",
+    "targets",
+    "articulations",
+    "held",
+    "nav_goal",
+    "episode_id",
+    "seed",
+)
 
 
 def _expect_keys(d: Any, path: str, required: set[str], optional: set[str]) -> None:
@@ -149,7 +169,9 @@ def _expect_keys(d: Any, path: str, required: set[str], optional: set[str]) -> N
         raise EpisodeError(f"{path}: missing field(s) {sorted(missing)}")
     unknown = set(d) - required - optional
     if unknown:
-        raise EpisodeError(f"{path}: unknown field(s) {sorted(unknown)}; accepted: {sorted(required | optional)}")
+        raise EpisodeError(
+            f"{path}: unknown field(s) {sorted(unknown)}; accepted: {sorted(required | optional)}"
+        )
 
 
 def _num(v: Any, path: str) -> float:
@@ -191,10 +213,14 @@ class EpisodeRules:
 def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "episode") -> None:
     """Raise `EpisodeError` on the first field the backend cannot accept."""
     if not 0 <= spec.layout < rules.num_layouts:
-        raise EpisodeError(f"{source}.layout: unknown layout {spec.layout}; accepted: 0..{rules.num_layouts - 1}")
+        raise EpisodeError(
+            f"{source}.layout: unknown layout {spec.layout}; accepted: 0..{rules.num_layouts - 1}"
+        )
     x0, y0, x1, y1 = rules.bounds
     if not (x0 <= spec.robot.x <= x1 and y0 <= spec.robot.y <= y1):
-        raise EpisodeError(f"{source}.robot: position ({spec.robot.x}, {spec.robot.y}) outside the apartment [{x0}, {x1}] x [{y0}, {y1}]")
+        raise EpisodeError(
+            f"{source}.robot: position ({spec.robot.x}, {spec.robot.y}) outside the apartment [{x0}, {x1}] x [{y0}, {y1}]"
+        )
     if spec.robot.arm is not None and rules.arm_ranges is not None:
         for i, (q, (lo, hi)) in enumerate(zip(spec.robot.arm, rules.arm_ranges, strict=True)):
             if not lo <= q <= hi:
@@ -206,17 +232,25 @@ def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "epis
             raise EpisodeError(f"{p}.handle: duplicate handle {o.handle!r}")
         handles.add(o.handle)
         if o.type not in rules.object_types:
-            raise EpisodeError(f"{p}.type: unknown object type {o.type!r}; accepted: {sorted(rules.object_types)}")
+            raise EpisodeError(
+                f"{p}.type: unknown object type {o.type!r}; accepted: {sorted(rules.object_types)}"
+            )
         if not (x0 <= o.pos[0] <= x1 and y0 <= o.pos[1] <= y1 and 0.0 <= o.pos[2] <= 2.5):
-            raise EpisodeError(f"{p}.pos: {o.pos} outside the apartment [{x0}, {x1}] x [{y0}, {y1}] x [0, 2.5]")
+            raise EpisodeError(
+                f"{p}.pos: {o.pos} outside the apartment [{x0}, {x1}] x [{y0}, {y1}] x [0, 2.5]"
+            )
     for i, t in enumerate(spec.targets):
         if t.handle not in handles:
-            raise EpisodeError(f"{source}.targets[{i}].handle: no object {t.handle!r}; objects: {sorted(handles)}")
+            raise EpisodeError(
+                f"{source}.targets[{i}].handle: no object {t.handle!r}; objects: {sorted(handles)}"
+            )
     if spec.held is not None and spec.held not in handles:
         raise EpisodeError(f"{source}.held: no object {spec.held!r}; objects: {sorted(handles)}")
     for name, value in spec.articulations:
         if name not in rules.articulations:
-            raise EpisodeError(f"{source}.articulations: unknown articulation {name!r}; accepted: {sorted(rules.articulations)}")
+            raise EpisodeError(
+                f"{source}.articulations: unknown articulation {name!r}; accepted: {sorted(rules.articulations)}"
+            )
         lo, hi = rules.articulations[name]
         if not lo <= value <= hi:
             raise EpisodeError(f"{source}.articulations.{name}: {value} outside [{lo}, {hi}]")

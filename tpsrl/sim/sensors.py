@@ -78,16 +78,36 @@ def _ee(b: SimBackend) -> np.ndarray:
 SENSORS: dict[str, Sensor] = {
     "head_depth": Sensor(lambda n, hw: (hw[0], hw[1], 1), 0.0, 1.0, _depth),
     "joint": Sensor(lambda n, hw: (7,), -math.inf, math.inf, lambda b, c: b.arm_qpos.astype(np.float32)),
-    "is_holding": Sensor(lambda n, hw: (1,), 0.0, 1.0, lambda b, c: np.array([b.held is not None], dtype=np.float32)),
+    "is_holding": Sensor(
+        lambda n, hw: (1,), 0.0, 1.0, lambda b, c: np.array([b.held is not None], dtype=np.float32)
+    ),
     "ee_pos": Sensor(lambda n, hw: (3,), -math.inf, math.inf, lambda b, c: _ee(b).astype(np.float32)),
-    "relative_resting_position": Sensor(lambda n, hw: (3,), -math.inf, math.inf, lambda b, c: (REST_EE - _ee(b)).astype(np.float32)),
+    "relative_resting_position": Sensor(
+        lambda n, hw: (3,), -math.inf, math.inf, lambda b, c: (REST_EE - _ee(b)).astype(np.float32)
+    ),
     "obj_start_sensor": Sensor(
-        lambda n, hw: (3 * n,), -math.inf, math.inf, lambda b, c: _padded(list(b.world_to_ee(_targets_world(b, c))), c.n_targets, 3)
+        lambda n, hw: (3 * n,),
+        -math.inf,
+        math.inf,
+        lambda b, c: _padded(list(b.world_to_ee(_targets_world(b, c))), c.n_targets, 3),
     ),
-    "obj_goal_sensor": Sensor(lambda n, hw: (3 * n,), -math.inf, math.inf, lambda b, c: _padded(list(b.world_to_ee(c.goals)), c.n_targets, 3)),
+    "obj_goal_sensor": Sensor(
+        lambda n, hw: (3 * n,),
+        -math.inf,
+        math.inf,
+        lambda b, c: _padded(list(b.world_to_ee(c.goals)), c.n_targets, 3),
+    ),
     "obj_start_gps_compass": Sensor(
-        lambda n, hw: (2 * n,), -math.inf, math.inf, lambda b, c: _padded(list(_polar(b, _targets_world(b, c))), c.n_targets, 2)
+        lambda n, hw: (2 * n,),
+        -math.inf,
+        math.inf,
+        lambda b, c: _padded(list(_polar(b, _targets_world(b, c))), c.n_targets, 2),
     ),
-    "obj_goal_gps_compass": Sensor(lambda n, hw: (2 * n,), -math.inf, math.inf, lambda b, c: _padded(list(_polar(b, c.goals)), c.n_targets, 2)),
+    "obj_goal_gps_compass": Sensor(
+        lambda n, hw: (2 * n,),
+        -math.inf,
+        math.inf,
+        lambda b, c: _padded(list(_polar(b, c.goals)), c.n_targets, 2),
+    ),
     "goal_to_agent_gps_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _nav_goal),
 }

@@ -34,7 +34,14 @@ class MujocoBackend(MujocoSim):
         objects = {h: tuple(map(float, p)) for h, p in self.object_positions().items()}
         goals = {goal_name(t.handle): t.goal for t in spec.targets}
         arts = {name: self.articulation(name) for name in self._art_q}
-        return SceneState((x, y), self.held if self.held in objects else None, objects, goals, _regions(spec.layout, arts), arts)
+        return SceneState(
+            (x, y),
+            self.held if self.held in objects else None,
+            objects,
+            goals,
+            _regions(spec.layout, arts),
+            arts,
+        )
 
 
 def _regions(layout_index: int, arts: dict[str, float]) -> dict[str, Region]:

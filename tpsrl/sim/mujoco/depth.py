@@ -46,8 +46,18 @@ class RayCastDepth:
         R = data.cam_xmat[self.cam_id].reshape(3, 3)
         np.matmul(self.local_dirs, R.T, out=self._vec)
         mujoco.mj_multiRay(
-            model, data, data.cam_xpos[self.cam_id], self._vec.reshape(-1), SCENE_GROUPS, True, -1,
-            self._geomid, self._dist, None, self._vec.shape[0], self.max_depth,
+            model,
+            data,
+            data.cam_xpos[self.cam_id],
+            self._vec.reshape(-1),
+            SCENE_GROUPS,
+            True,
+            -1,
+            self._geomid,
+            self._dist,
+            None,
+            self._vec.shape[0],
+            self.max_depth,
         )
         depth = self._dist * self.cos
         depth[self._geomid < 0] = self.max_depth

@@ -12,7 +12,17 @@ from . import layout as L
 from .objects import OBJECT_TYPES, object_type
 
 # Kinds a target or clutter object may start on by default: open surfaces, not inside containers.
-OPEN_SURFACES = ("kitchen_counter", "kitchen_cabinet", "dining_table", "coffee_table", "sofa", "tv_stand", "shelf", "side_table", "bookshelf")
+OPEN_SURFACES = (
+    "kitchen_counter",
+    "kitchen_cabinet",
+    "dining_table",
+    "coffee_table",
+    "sofa",
+    "tv_stand",
+    "shelf",
+    "side_table",
+    "bookshelf",
+)
 
 
 class _Placer:
@@ -41,7 +51,10 @@ class _Placer:
             x = float(rng.uniform(cx - hx + rad, cx + hx - rad))
             y = float(rng.uniform(cy - hy + rad, cy + hy - rad))
             zz = z + t.half_height + 0.002
-            if all(abs(zz - oz) > 0.3 or math.hypot(x - ox, y - oy) > rad + orad + 0.02 for ox, oy, oz, orad in self.taken):
+            if all(
+                abs(zz - oz) > 0.3 or math.hypot(x - ox, y - oy) > rad + orad + 0.02
+                for ox, oy, oz, orad in self.taken
+            ):
                 self.taken.append((x, y, zz, rad))
                 return (x, y, zz)
         return None
@@ -72,13 +85,19 @@ def sample_episode(
     present = [r for r in placer.recs if r in target_receptacles]
     goal_present = [r for r in placer.recs if r in goal_receptacles]
     if not present or not goal_present:
-        raise ValueError(f"layout {idx} has none of the receptacles {list(target_receptacles)} / {list(goal_receptacles)}")
+        raise ValueError(
+            f"layout {idx} has none of the receptacles {list(target_receptacles)} / {list(goal_receptacles)}"
+        )
     objects: list[ObjectPlacement] = []
     targets: list[Target] = []
     for i in range(n_targets + clutter):
         for _ in range(50):
             t = str(rng.choice(types))
-            rec = str(rng.choice(present if i < n_targets else [r for r in placer.recs if r in OPEN_SURFACES] or present))
+            rec = str(
+                rng.choice(
+                    present if i < n_targets else [r for r in placer.recs if r in OPEN_SURFACES] or present
+                )
+            )
             pos = placer.place(rng, rec, t)
             if pos is not None:
                 break
@@ -121,7 +140,10 @@ ARM_CLEARANCE = 0.2
 
 
 def free_pose(
-    rng: np.random.Generator, idx: int, anchor: tuple[float, float, float] | None = None, max_dist: float = 2.0
+    rng: np.random.Generator,
+    idx: int,
+    anchor: tuple[float, float, float] | None = None,
+    max_dist: float = 2.0,
 ) -> tuple[float, float, float]:
     """A collision-free base pose (x, y, yaw): base and the resting arm clear of walls and furniture.
 

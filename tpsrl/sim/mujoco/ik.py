@@ -12,7 +12,9 @@ import numpy as np
 from .sim import ARM_SCALE, MujocoSim
 
 
-def arm_action_toward(sim: MujocoSim, target: np.ndarray, max_step: float = 0.03, damping: float = 1e-2) -> np.ndarray:
+def arm_action_toward(
+    sim: MujocoSim, target: np.ndarray, max_step: float = 0.03, damping: float = 1e-2
+) -> np.ndarray:
     """Arm action [7] in [-1, 1] that moves the EE up to `max_step` metres toward `target` (world).
 
     Damped least squares on the EE position Jacobian, plus a pull toward the current joint targets in

@@ -59,7 +59,12 @@ DOORWAYS: tuple[Rect, ...] = (
 
 def _wall_rects() -> tuple[Rect, ...]:
     w, h, t = APARTMENT_SIZE[0], APARTMENT_SIZE[1], WALL_THICKNESS / 2
-    walls = [Rect(-t, -t, w + t, t), Rect(-t, h - t, w + t, h + t), Rect(-t, -t, t, h + t), Rect(w - t, -t, w + t, h + t)]
+    walls = [
+        Rect(-t, -t, w + t, t),
+        Rect(-t, h - t, w + t, h + t),
+        Rect(-t, -t, t, h + t),
+        Rect(w - t, -t, w + t, h + t),
+    ]
     # x = 4 wall with two doorways; y = 4.5 wall (x >= 4) with one doorway.
     walls += [Rect(4 - t, 0, 4 + t, 1.6), Rect(4 - t, 2.8, 4 + t, 5.2), Rect(4 - t, 6.4, 4 + t, h)]
     walls += [Rect(4, 4.5 - t, 6.4, 4.5 + t), Rect(7.6, 4.5 - t, w, 4.5 + t)]
@@ -142,7 +147,9 @@ class Layout:
         for f in self.furniture:
             if f.name == name:
                 return f
-        raise KeyError(f"layout {self.index} has no furniture {name!r}; it has {[f.name for f in self.furniture]}")
+        raise KeyError(
+            f"layout {self.index} has no furniture {name!r}; it has {[f.name for f in self.furniture]}"
+        )
 
 
 # (name, kind, room, required). Kitchen pieces always exist; some living/dining pieces are optional.
@@ -167,7 +174,14 @@ def _candidate(rng: np.random.Generator, name: str, kind: str, room: str) -> Fur
         yaw = float(rng.choice([0.0, math.pi / 2]))
         hx, hy = (k.depth / 2, k.width / 2) if yaw == 0.0 else (k.width / 2, k.depth / 2)
         mx, my = 0.85 + hx, 0.85 + hy  # leave a robot-wide passage to every wall
-        return Furniture(name, kind, room, float(rng.uniform(r.x0 + mx, r.x1 - mx)), float(rng.uniform(r.y0 + my, r.y1 - my)), yaw)
+        return Furniture(
+            name,
+            kind,
+            room,
+            float(rng.uniform(r.x0 + mx, r.x1 - mx)),
+            float(rng.uniform(r.y0 + my, r.y1 - my)),
+            yaw,
+        )
     side = int(rng.integers(4))  # 0 west (faces +x), 1 east, 2 south (faces +y), 3 north
     d, w = k.depth / 2, k.width / 2
     if side == 0:
@@ -201,7 +215,7 @@ def _fits(f: Furniture, placed: list[Furniture]) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def make_layout(index: int) -> Layout:
     """Furnish the apartment for layout `index` in [0, NUM_LAYOUTS). Deterministic in `index`."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_LAYOUTS:
@@ -239,7 +253,9 @@ class Receptacle:
     yaw: float = 0.0  # yaw of the furniture; a drawer surface moves along (cos yaw, sin yaw) as it opens
 
 
-def _surface(f: Furniture, name: str, lx: float, ly: float, z: float, hd: float, hw: float, joint: str | None = None) -> Receptacle:
+def _surface(
+    f: Furniture, name: str, lx: float, ly: float, z: float, hd: float, hw: float, joint: str | None = None
+) -> Receptacle:
     cx, cy = f.to_world(lx, ly)
     c, s = abs(math.cos(f.yaw)), abs(math.sin(f.yaw))
     return Receptacle(name, f.name, (cx, cy, z), (hd * c + hw * s, hd * s + hw * c), joint, f.yaw)
@@ -256,11 +272,22 @@ def receptacles(layout: Layout) -> dict[str, Receptacle]:
     for f in layout.furniture:
         k = f.spec
         if f.kind == "fridge":
-            out["fridge"] = _surface(f, "fridge", -0.03, 0.0, FRIDGE_SHELF_Z + 0.01, k.depth / 2 - 0.15, k.width / 2 - 0.15, "fridge")
+            out["fridge"] = _surface(
+                f,
+                "fridge",
+                -0.03,
+                0.0,
+                FRIDGE_SHELF_Z + 0.01,
+                k.depth / 2 - 0.15,
+                k.width / 2 - 0.15,
+                "fridge",
+            )
         elif f.kind == "cabinet":
             out[f.name] = _surface(f, f.name, 0.0, 0.0, k.height, k.depth / 2 - 0.08, k.width / 2 - 0.08)
             for i, zb in enumerate(DRAWER_HEIGHTS[:NUM_DRAWERS]):
-                out[f"drawer_{i}"] = _surface(f, f"drawer_{i}", 0.0, 0.0, zb + 0.02, 0.14, k.width / 2 - 0.15, f"drawer_{i}")
+                out[f"drawer_{i}"] = _surface(
+                    f, f"drawer_{i}", 0.0, 0.0, zb + 0.02, 0.14, k.width / 2 - 0.15, f"drawer_{i}"
+                )
         elif f.kind == "sofa":
             out[f.name] = _surface(f, f.name, 0.12, 0.0, k.height, 0.22, k.width / 2 - 0.3)
         else:

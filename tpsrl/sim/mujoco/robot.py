@@ -54,7 +54,9 @@ def fetch_asset_dir() -> Path:
         raise ImportError("the Fetch model comes from gymnasium-robotics: pip install gymnasium-robotics")
     d = Path(next(iter(spec.submodule_search_locations))) / "envs" / "assets" / "fetch"
     if not (d / "robot.xml").exists():  # pragma: no cover
-        raise FileNotFoundError(f"Fetch model not found at {d}/robot.xml (gymnasium-robotics layout changed?)")
+        raise FileNotFoundError(
+            f"Fetch model not found at {d}/robot.xml (gymnasium-robotics layout changed?)"
+        )
     return d
 
 
@@ -104,9 +106,15 @@ def robot_parts() -> dict[str, str]:
     for name in ("robot0:slide0", "robot0:slide1", "robot0:slide2"):
         _strip_joint(base, name)
     joints = [
-        ET.Element("joint", name="base_x", type="slide", axis="1 0 0", damping="0", armature="0", limited="false"),
-        ET.Element("joint", name="base_y", type="slide", axis="0 1 0", damping="0", armature="0", limited="false"),
-        ET.Element("joint", name="base_yaw", type="hinge", axis="0 0 1", damping="0", armature="0", limited="false"),
+        ET.Element(
+            "joint", name="base_x", type="slide", axis="1 0 0", damping="0", armature="0", limited="false"
+        ),
+        ET.Element(
+            "joint", name="base_y", type="slide", axis="0 1 0", damping="0", armature="0", limited="false"
+        ),
+        ET.Element(
+            "joint", name="base_yaw", type="hinge", axis="0 0 1", damping="0", armature="0", limited="false"
+        ),
     ]
     for i, j in enumerate(joints):
         base.insert(i, j)
@@ -131,26 +139,50 @@ def robot_parts() -> dict[str, str]:
     for side in ("r", "l"):
         finger = _find_body(robot, f"robot0:{side}_gripper_finger_link")
         _strip_joint(finger, f"robot0:{side}_gripper_finger_joint")
-    for j in robot.iter("joint"):  # the table-top model springs the forearm roll toward 0; position control instead
+    for j in robot.iter(
+        "joint"
+    ):  # the table-top model springs the forearm roll toward 0; position control instead
         if j.get("name") == "robot0:forearm_roll_joint":
             for attr in ("stiffness", "armature", "damping"):
                 j.attrib.pop(attr, None)
     for name in ARM_JOINTS:
-        body = next(b for b in robot.iter("body") if any(j.get("name") == f"robot0:{name}" for j in b.findall("joint")))
+        body = next(
+            b
+            for b in robot.iter("body")
+            if any(j.get("name") == f"robot0:{name}" for j in b.findall("joint"))
+        )
         body.set("gravcomp", "1")
     gripper = _find_body(robot, "robot0:gripper_link")
     gripper.set("gravcomp", "1")
     for b in gripper.iter("body"):
         b.set("gravcomp", "1")
     # Suction cup: a small sphere at the gripper tip; it is what must touch an object to grasp.
-    ET.SubElement(gripper, "geom", name="suction_cup", type="sphere", size="0.018", pos="0.05 0 0", rgba="0.1 0.1 0.1 1")
+    ET.SubElement(
+        gripper, "geom", name="suction_cup", type="sphere", size="0.018", pos="0.05 0 0", rgba="0.1 0.1 0.1 1"
+    )
 
     actuators = ET.Element("actuator")
     for name, kp, eff in zip(ARM_JOINTS, ARM_KP, ARM_EFFORT, strict=True):
-        ET.SubElement(actuators, "position", name=f"act_{name}", joint=f"robot0:{name}", kp=str(kp),
-                      dampratio="1", forcelimited="true", forcerange=f"{-eff} {eff}")
+        ET.SubElement(
+            actuators,
+            "position",
+            name=f"act_{name}",
+            joint=f"robot0:{name}",
+            kp=str(kp),
+            dampratio="1",
+            forcelimited="true",
+            forcerange=f"{-eff} {eff}",
+        )
     for name, lim in zip(BASE_JOINTS, BASE_FORCE, strict=True):
-        ET.SubElement(actuators, "velocity", name=f"act_{name}", joint=name, kv=str(BASE_KV), forcelimited="true", forcerange=f"{-lim} {lim}")
+        ET.SubElement(
+            actuators,
+            "velocity",
+            name=f"act_{name}",
+            joint=name,
+            kv=str(BASE_KV),
+            forcelimited="true",
+            forcerange=f"{-lim} {lim}",
+        )
 
     contacts = ET.Element("contact")
     for el in shared.find("contact"):

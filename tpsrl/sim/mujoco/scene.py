@@ -49,7 +49,9 @@ def _fridge(f: Furniture) -> str:
         _box("fridge_right", (0, -w / 2 + t / 2, h / 2), (d / 2, t / 2, h / 2), c),
         _box("fridge_bottom", (0, 0, 0.05), (d / 2, w / 2, 0.05), c),
         _box("fridge_top", (0, 0, h - t / 2), (d / 2, w / 2, t / 2), c),
-        _box("fridge_shelf", (-0.03, 0, FRIDGE_SHELF_Z), (d / 2 - t - 0.03, w / 2 - t, 0.01), "0.8 0.9 0.95 1"),
+        _box(
+            "fridge_shelf", (-0.03, 0, FRIDGE_SHELF_Z), (d / 2 - t - 0.03, w / 2 - t, 0.01), "0.8 0.9 0.95 1"
+        ),
     ]
     door = (
         f'<body name="fridge_door" pos="{_f(d / 2, w / 2, 0)}">'
@@ -101,7 +103,14 @@ def _table(f: Furniture, rgba: str) -> str:
     d, w, h = k.depth, k.width, k.height
     g = [_box(f"{f.name}_top", (0, 0, h - 0.025), (d / 2, w / 2, 0.025), rgba)]
     for i, (sx, sy) in enumerate([(1, 1), (1, -1), (-1, 1), (-1, -1)]):
-        g.append(_box(f"{f.name}_leg{i}", (sx * (d / 2 - 0.05), sy * (w / 2 - 0.05), (h - 0.05) / 2), (0.025, 0.025, (h - 0.05) / 2), rgba))
+        g.append(
+            _box(
+                f"{f.name}_leg{i}",
+                (sx * (d / 2 - 0.05), sy * (w / 2 - 0.05), (h - 0.05) / 2),
+                (0.025, 0.025, (h - 0.05) / 2),
+                rgba,
+            )
+        )
     return "".join(g)
 
 
@@ -133,7 +142,12 @@ def _furniture(f: Furniture) -> str:
     elif f.kind == "sofa":
         inner = _sofa(f)
     else:
-        inner = _box(f"{f.name}_block", (0, 0, k.height / 2), (k.depth / 2, k.width / 2, k.height / 2), _BLOCK_COLOURS[f.kind])
+        inner = _box(
+            f"{f.name}_block",
+            (0, 0, k.height / 2),
+            (k.depth / 2, k.width / 2, k.height / 2),
+            _BLOCK_COLOURS[f.kind],
+        )
     return f'<body name="{f.name}" pos="{_f(f.x, f.y, 0)}" euler="0 0 {f.yaw:.6f}">{inner}</body>'
 
 
@@ -155,14 +169,22 @@ def scene_xml(layout_index: int, objects: tuple[tuple[str, str], ...]) -> str:
     layout = make_layout(layout_index)
     r = robot_parts()
     walls = "".join(
-        _box(f"wall{i}", ((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, WALL_HEIGHT / 2), ((w.x1 - w.x0) / 2, (w.y1 - w.y0) / 2, WALL_HEIGHT / 2), "0.9 0.88 0.82 1")
+        _box(
+            f"wall{i}",
+            ((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, WALL_HEIGHT / 2),
+            ((w.x1 - w.x0) / 2, (w.y1 - w.y0) / 2, WALL_HEIGHT / 2),
+            "0.9 0.88 0.82 1",
+        )
         for i, w in enumerate(WALLS)
     )
     furniture = "".join(_furniture(f) for f in layout.furniture)
     objs = "".join(_object(h, t) for h, t in objects)
-    grasp_targets = [f"obj:{h}" for h, _ in objects] + ["fridge_door"] + [f"drawer_{i}_body" for i in range(NUM_DRAWERS)]
+    grasp_targets = (
+        [f"obj:{h}" for h, _ in objects] + ["fridge_door"] + [f"drawer_{i}_body" for i in range(NUM_DRAWERS)]
+    )
     welds = "".join(
-        f'<weld name="grasp:{b}" body1="robot0:gripper_link" body2="{b}" active="false" solref="0.02 1"/>' for b in grasp_targets
+        f'<weld name="grasp:{b}" body1="robot0:gripper_link" body2="{b}" active="false" solref="0.02 1"/>'
+        for b in grasp_targets
     )
     tilt = 0.55
     return f"""<mujoco model="tpsrl_apartment_{layout_index}">

@@ -17,7 +17,7 @@ from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RayCastDepth
 from .objects import OBJECT_TYPES, object_type
-from .robot import ARM_JOINTS, BASE_JOINTS, CT_HELD, CT_OBJECT, CT_WORLD, CT_ROBOT, GROUP_ROBOT, REST_QPOS
+from .robot import ARM_JOINTS, BASE_JOINTS, CT_HELD, CT_OBJECT, CT_WORLD, GROUP_ROBOT, REST_QPOS
 from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
 
 SUBSTEPS = 4  # 120 Hz physics, 30 Hz control
@@ -123,8 +123,12 @@ class MujocoSim:
         self._scene_key = key
         self._arm_q = np.array([m.jnt_qposadr[m.joint(f"robot0:{n}").id] for n in ARM_JOINTS])
         self._arm_u = np.array([m.actuator(f"act_{n}").id for n in ARM_JOINTS])
-        self._arm_lo = np.array([m.actuator_ctrlrange[i][0] if m.actuator_ctrllimited[i] else -1e9 for i in self._arm_u])
-        self._arm_hi = np.array([m.actuator_ctrlrange[i][1] if m.actuator_ctrllimited[i] else 1e9 for i in self._arm_u])
+        self._arm_lo = np.array(
+            [m.actuator_ctrlrange[i][0] if m.actuator_ctrllimited[i] else -1e9 for i in self._arm_u]
+        )
+        self._arm_hi = np.array(
+            [m.actuator_ctrlrange[i][1] if m.actuator_ctrllimited[i] else 1e9 for i in self._arm_u]
+        )
         jr = [m.joint(f"robot0:{n}").id for n in ARM_JOINTS]
         self._arm_lo = np.array([m.jnt_range[j][0] if m.jnt_limited[j] else -np.inf for j in jr])
         self._arm_hi = np.array([m.jnt_range[j][1] if m.jnt_limited[j] else np.inf for j in jr])
@@ -163,7 +167,9 @@ class MujocoSim:
         self.model.geom_conaffinity[:] = self._conaff0
 
     # ------------------------------------------------------------------------------------ step
-    def step(self, arm: np.ndarray | None = None, grip: float | None = None, base: np.ndarray | None = None) -> None:
+    def step(
+        self, arm: np.ndarray | None = None, grip: float | None = None, base: np.ndarray | None = None
+    ) -> None:
         """One 30 Hz control step: arm joint-target deltas, suction command, base velocity, 4 substeps.
 
         Args:
@@ -188,7 +194,9 @@ class MujocoSim:
         mujoco.mj_kinematics(m, d)  # positions of the final state (mj_step leaves them one substep behind)
         self.steps += 1
         # MuJoCo resets the data itself on a bad acceleration; its warning counter is what tells us.
-        if d.warning[_BADQACC].number > bad0 or not (np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL):
+        if d.warning[_BADQACC].number > bad0 or not (
+            np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL
+        ):
             self.unstable = True
             return
         if grip is not None:

@@ -1,0 +1,107 @@
+"""Suction grasping, holding through motion, release; fridge door and drawers moved by the robot."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.mujoco.backend import MujocoBackend
+from tpsrl.sim.mujoco.ik import arm_action_toward
+from tpsrl.sim.mujoco.robot import CT_HELD, REST_EE
+from tpsrl.sim.mujoco.sim import DepthSettings
+from tpsrl.sim.symbolic import facts
+
+from .helpers import apple_top, facing, floor_apple_sim, reach_and_grasp
+
+
+def test_rest_pose_puts_ee_near_reference() -> None:
+    sim = floor_apple_sim()
+    for _ in range(30):
+        sim.step(np.zeros(7), -1.0, None)
+    ee = sim.world_to_base(sim.ee_pos_world)
+    assert np.linalg.norm(ee - np.array(REST_EE)) < 0.03, ee
+
+
+def test_grip_needs_contact() -> None:
+    sim = floor_apple_sim()
+    for _ in range(10):
+        sim.step(np.zeros(7), 1.0, None)  # grip on, touching nothing
+    assert sim.held is None
+
+
+def test_suction_holds_through_arm_and_base_motion_then_drops() -> None:
+    sim = floor_apple_sim()
+    assert reach_and_grasp(sim, lambda: apple_top(sim))
+    assert sim.held == "apple"
+    assert ("holding", "apple") in facts(sim.scene_state())
+    g = sim.model.geom("obj:apple").id
+    assert sim.model.geom_contype[g] == CT_HELD  # no collisions with the robot while held
+    rel0 = sim.world_to_ee(sim.object_pos("apple"))
+    up = sim.ee_pos_world + np.array([0.0, 0.0, 0.4])
+    for _ in range(60):
+        sim.step(arm_action_toward(sim, up), 1.0, None)
+    assert sim.object_pos("apple")[2] > 0.3
+    x0, y0, yaw0 = sim.base_pose
+    for _ in range(40):
+        sim.step(np.zeros(7), 1.0, np.array([0.3, 0.8]))
+    x1, y1, yaw1 = sim.base_pose
+    assert abs(yaw1 - yaw0) > 1.5 and np.hypot(x1 - x0, y1 - y0) > 0.3  # the base really moved and turned
+    slip = np.linalg.norm(sim.world_to_ee(sim.object_pos("apple")) - rel0)
+    assert slip < 0.005, f"object slipped {slip * 1000:.1f} mm in the grip"
+    for _ in range(30):
+        sim.step(np.zeros(7), -1.0, None)
+    assert sim.held is None
+    assert sim.object_pos("apple")[2] < 0.1  # fell to the floor
+    assert ("not_holding",) in facts(sim.scene_state())
+    assert sim.model.geom_contype[g] != CT_HELD
+
+
+def _art_sim(furniture: str, dist: float, lateral: float) -> MujocoBackend:
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=facing(0, furniture, dist, lateral)))
+    return sim
+
+
+def test_drawer_opens_when_pulled_and_closes_when_pushed() -> None:
+    sim = _art_sim("kitchen_cabinet", 0.75, 0.0)
+    assert ("closed", "drawer_0") in facts(sim.scene_state())
+    assert reach_and_grasp(sim, lambda: sim.handle_pos("drawer_0"))
+    assert sim.held == "drawer_0"
+    for _ in range(60):
+        sim.step(np.zeros(7), 1.0, np.array([-0.3, 0.0]))  # back away holding the handle
+    assert sim.articulation("drawer_0") > 0.35
+    f = facts(sim.scene_state())
+    assert ("opened", "drawer_0") in f and ("closed", "drawer_0") not in f
+    for _ in range(10):
+        sim.step(np.zeros(7), -1.0, None)
+    for _ in range(60):
+        sim.step(np.zeros(7), -1.0, np.array([0.3, 0.0]))  # push it shut with the arm
+    assert sim.articulation("drawer_0") < 0.15
+    assert ("closed", "drawer_0") in facts(sim.scene_state())
+    assert sim.force_accum > 0.0
+
+
+def test_fridge_door_opens_when_pulled() -> None:
+    sim = _art_sim("fridge", 0.75, -0.3)
+    assert ("closed", "fridge") in facts(sim.scene_state())
+    assert reach_and_grasp(sim, lambda: sim.handle_pos("fridge"))
+    for _ in range(60):
+        sim.step(np.zeros(7), 1.0, np.array([-0.3, 0.25]))  # back away and turn, swinging the door
+    assert sim.articulation("fridge") > 1.07
+    assert ("opened", "fridge") in facts(sim.scene_state())
+    before = sim.articulation("fridge")
+    for _ in range(10):
+        sim.step(np.zeros(7), -1.0, None)
+    for _ in range(60):
+        sim.step(np.zeros(7), -1.0, np.array([0.3, -0.25]))  # push the door back
+    assert sim.articulation("fridge") < before - 0.1
+
+
+def test_start_holding_an_object() -> None:
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    spec = floor_apple_sim().spec
+    sim.reset(EpisodeSpec(**{**spec.__dict__, "held": "apple"}))
+    assert sim.held == "apple"
+    for _ in range(30):
+        sim.step(np.zeros(7), 1.0, np.array([0.5, 0.0]))
+    assert sim.held == "apple" and np.linalg.norm(sim.object_pos("apple") - sim.ee_pos_world) < 0.15
