@@ -52,6 +52,8 @@ class EngineConfig:
     """multiprocessing start method of the workers: forkserver | spawn | fork."""
     step_timeout_s: float = 120.0
     """A worker silent for this long while stepping is reported as stuck and the run stops."""
+    start_timeout_s: float = 300.0
+    """Like step_timeout_s for a worker's first reply (process start, imports, env construction)."""
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ class Collector:
 def build_pool(cfg: EngineConfig, factories: Sequence[EnvFactory], spec: shm.ShmSpec) -> EnvPool:
     if cfg.serial:
         return SerialPool(factories, spec)
-    return ProcessPool(factories, spec, cfg.start_method, cfg.step_timeout_s)
+    return ProcessPool(factories, spec, cfg.start_method, cfg.step_timeout_s, cfg.start_timeout_s)
 
 
 def build_collector(cfg: EngineConfig, factories: Sequence[EnvFactory], policy: ActorCritic,

@@ -97,6 +97,7 @@ def validate(cfg: TrainConfig) -> None:
     methods = mp.get_all_start_methods()
     _check(e.start_method in methods, "engine.start_method", e.start_method, " | ".join(methods))
     _check(e.step_timeout_s > 0, "engine.step_timeout_s", e.step_timeout_s, "> 0 seconds")
+    _check(e.start_timeout_s > 0, "engine.start_timeout_s", e.start_timeout_s, "> 0 seconds")
     _check(p.lr >= 0, "ppo.lr", p.lr, ">= 0")
     _check(p.lr_schedule in LR_SCHEDULES, "ppo.lr_schedule", p.lr_schedule, " | ".join(LR_SCHEDULES))
     _check(p.epochs >= 1, "ppo.epochs", p.epochs, "an integer >= 1")
@@ -139,7 +140,13 @@ def from_dict(data: dict[str, Any] | DictConfig) -> TrainConfig:
 
 
 # Fields that may differ between a run and its resumption (they do not change what is learned).
-RESUMABLE_CHANGES = ("run.", "engine.serial", "engine.start_method", "engine.step_timeout_s")
+RESUMABLE_CHANGES = (
+    "run.",
+    "engine.serial",
+    "engine.start_method",
+    "engine.step_timeout_s",
+    "engine.start_timeout_s",
+)
 
 
 def changed_fields(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:

@@ -222,10 +222,16 @@ class ProcessPool:
     that a dead or stuck worker is reported, never waited on forever."""
 
     def __init__(
-        self, factories: Sequence[EnvFactory], spec: shm.ShmSpec, start_method: str, timeout_s: float
+        self,
+        factories: Sequence[EnvFactory],
+        spec: shm.ShmSpec,
+        start_method: str,
+        timeout_s: float,
+        start_timeout_s: float = 300.0,
     ) -> None:
         self.num_envs = num_envs = len(factories)
-        self.timeout_s = timeout_s
+        self.timeout_s, self.start_timeout_s = timeout_s, start_timeout_s
+        self.answered: set[int] = set()  # workers that have replied once (started up)
         ctx = mp.get_context(start_method)
         block = shm.allocate(spec, num_envs, ctx)
         self.views = shm.views(block, spec, num_envs)
@@ -265,19 +271,24 @@ class ProcessPool:
 
     def poll(self, timeout: float | None = None) -> list[tuple[int, bytes]]:
         """Replies that have arrived. With `timeout` None, waits for at least one for up to
-        `step_timeout_s` and then raises `WorkerError`; otherwise waits at most `timeout` seconds."""
+        `timeout_s` (`start_timeout_s` while a worker has not answered yet: imports, env construction) and
+        then raises `WorkerError`; otherwise waits at most `timeout` seconds."""
         if not self.outstanding:
             return []
+        limit = (
+            self.timeout_s if self.outstanding <= self.answered else max(self.timeout_s, self.start_timeout_s)
+        )
         by_object: dict[Any, int] = {}
         for i in self.outstanding:
             by_object[self.conns[i]] = i
             by_object[self.procs[i].sentinel] = i
-        ready = mpc.wait(list(by_object), timeout=self.timeout_s if timeout is None else timeout)
+        ready = mpc.wait(list(by_object), timeout=limit if timeout is None else timeout)
         if not ready:
             if timeout is not None:
                 return []
             raise WorkerError(
-                sorted(self.outstanding), f"no reply within {self.timeout_s:.1f} s (engine.step_timeout_s)"
+                sorted(self.outstanding),
+                f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)",
             )
         out: list[tuple[int, bytes]] = []
         for obj in ready:
@@ -292,6 +303,7 @@ class ProcessPool:
             except (EOFError, OSError):
                 self._raise_dead(i)
             self.outstanding.discard(i)
+            self.answered.add(i)
             out.append((i, message))
         return out
 
