@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.episode import EpisodeSpec, RobotStart
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.ik import arm_action_toward
+from tpsrl.sim.mujoco.layout import make_layout
 from tpsrl.sim.mujoco.robot import CT_HELD, REST_EE
 from tpsrl.sim.mujoco.sim import DepthSettings
 from tpsrl.sim.symbolic import facts
@@ -74,8 +77,8 @@ def test_drawer_opens_when_pulled_and_closes_when_pushed() -> None:
     assert ("opened", "drawer_0") in f and ("closed", "drawer_0") not in f
     for _ in range(10):
         sim.step(np.zeros(7), -1.0, None)
-    for _ in range(60):
-        sim.step(np.zeros(7), -1.0, np.array([0.3, 0.0]))  # push it shut with the arm
+    for _ in range(90):
+        sim.step(np.zeros(7), -1.0, np.array([0.3, 0.0]))  # drive forward: the arm pushes it shut
     assert sim.articulation("drawer_0") < 0.15
     assert ("closed", "drawer_0") in facts(sim.scene_state())
     assert sim.force_accum > 0.0
@@ -89,12 +92,28 @@ def test_fridge_door_opens_when_pulled() -> None:
         sim.step(np.zeros(7), 1.0, np.array([-0.3, 0.25]))  # back away and turn, swinging the door
     assert sim.articulation("fridge") > 1.07
     assert ("opened", "fridge") in facts(sim.scene_state())
-    before = sim.articulation("fridge")
-    for _ in range(10):
-        sim.step(np.zeros(7), -1.0, None)
-    for _ in range(60):
-        sim.step(np.zeros(7), -1.0, np.array([0.3, -0.25]))  # push the door back
-    assert sim.articulation("fridge") < before - 0.1
+
+
+def test_fridge_door_closes_when_pushed() -> None:
+    # Door open at 1.2 rad; the robot faces the door's outer side and drives into it.
+    f = make_layout(0).get("fridge")
+    th = 1.2
+    hinge = np.array([f.spec.depth / 2, f.spec.width / 2])
+    normal = np.array([math.cos(th), math.sin(th)])
+    mid = hinge + np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]) @ np.array(
+        [0.05, -0.55]
+    )
+    p = mid + 0.9 * normal - 0.2 * np.array([-normal[1], normal[0]])
+    x, y = f.to_world(*p)
+    start = RobotStart(x, y, f.yaw + math.atan2(-normal[1], -normal[0]))
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=start, articulations=(("fridge", th),)))
+    assert ("opened", "fridge") in facts(sim.scene_state())
+    for _ in range(90):
+        sim.step(np.zeros(7), -1.0, np.array([0.3, 0.0]))
+    assert abs(sim.articulation("fridge")) < 0.15
+    assert ("closed", "fridge") in facts(sim.scene_state())
+    assert sim.force_accum > 0.0
 
 
 def test_start_holding_an_object() -> None:

@@ -32,10 +32,14 @@ ARM_JOINTS: tuple[str, ...] = (
 ARM_EFFORT = (33.82, 131.76, 76.94, 66.18, 29.35, 25.7, 7.36)
 ARM_KP = (600.0, 1200.0, 500.0, 500.0, 200.0, 200.0, 50.0)
 BASE_JOINTS = ("base_x", "base_y", "base_yaw")
-BASE_KV = 4e5  # high velocity gain: the base holds still while the arm pushes (mujoco-notes)
-# Force/torque bounds of the base drive: reach full speed in ~0.15 s, but never crush the arm into
-# furniture with unbounded force (an unbounded drive made the physics explode on arm contact).
-BASE_FORCE = (2500.0, 2500.0, 600.0)
+# The base drive: a velocity term (feed-forward on the command) plus a position servo on a target that
+# integrates the command. The position term holds the base still while the arm pushes; the target may
+# lead the base by at most BASE_LEAD, which bounds the force when the base is blocked. No actuator
+# force limits: MuJoCo's implicit integrator ignores force clamping in its damping derivative, which
+# made a clamped high-gain velocity drive move the base backwards.
+BASE_KP = (2e4, 2e4, 2e3)  # N/m, N/m, N m/rad
+BASE_KV = (1e4, 1e4, 1.5e3)  # N s/m, N s/m, N m s/rad
+BASE_LEAD = (0.1, 0.1, 0.2)  # m, m, rad
 TORSO_LIFT = 0.10  # fixed torso lift (m)
 HEAD_TILT = 0.45  # fixed head tilt (rad, down)
 # Resting arm pose (elbow folded up, suction cup pointing forward-down): EE at [0.5, 0, 1.0] in the base frame.
@@ -173,16 +177,9 @@ def robot_parts() -> dict[str, str]:
             forcelimited="true",
             forcerange=f"{-eff} {eff}",
         )
-    for name, lim in zip(BASE_JOINTS, BASE_FORCE, strict=True):
-        ET.SubElement(
-            actuators,
-            "velocity",
-            name=f"act_{name}",
-            joint=name,
-            kv=str(BASE_KV),
-            forcelimited="true",
-            forcerange=f"{-lim} {lim}",
-        )
+    for name, kp, kv in zip(BASE_JOINTS, BASE_KP, BASE_KV, strict=True):
+        ET.SubElement(actuators, "position", name=f"act_{name}_pos", joint=name, kp=str(kp))
+        ET.SubElement(actuators, "velocity", name=f"act_{name}", joint=name, kv=str(kv))
 
     contacts = ET.Element("contact")
     for el in shared.find("contact"):

@@ -17,7 +17,17 @@ from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RayCastDepth
 from .objects import OBJECT_TYPES, object_type
-from .robot import ARM_JOINTS, BASE_JOINTS, CT_HELD, CT_OBJECT, CT_WORLD, GROUP_ROBOT, REST_QPOS
+from .robot import (
+    ARM_JOINTS,
+    BASE_JOINTS,
+    BASE_KV,
+    BASE_LEAD,
+    CT_HELD,
+    CT_OBJECT,
+    CT_WORLD,
+    GROUP_ROBOT,
+    REST_QPOS,
+)
 from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
 
 SUBSTEPS = 4  # 120 Hz physics, 30 Hz control
@@ -96,6 +106,8 @@ class MujocoSim:
         mujoco.mj_resetData(m, d)
         self._restore_collisions()
         d.qpos[self._base_q] = (spec.robot.x, spec.robot.y, spec.robot.yaw)
+        d.ctrl[self._base_p] = d.qpos[self._base_q]
+        self._was_moving = np.zeros(3, dtype=bool)
         arm = spec.robot.arm if spec.robot.arm is not None else REST_QPOS
         d.qpos[self._arm_q] = arm
         d.ctrl[self._arm_u] = arm
@@ -134,6 +146,10 @@ class MujocoSim:
         self._arm_hi = np.array([m.jnt_range[j][1] if m.jnt_limited[j] else np.inf for j in jr])
         self._base_q = np.array([m.jnt_qposadr[m.joint(n).id] for n in BASE_JOINTS])
         self._base_u = np.array([m.actuator(f"act_{n}").id for n in BASE_JOINTS])
+        self._base_p = np.array([m.actuator(f"act_{n}_pos").id for n in BASE_JOINTS])
+        self._lead = np.array(BASE_LEAD)
+        self._base_dof = np.array([m.jnt_dofadr[m.joint(n).id] for n in BASE_JOINTS])
+        self._brake_time = m.dof_M0[self._base_dof] / np.array(BASE_KV)  # velocity-drive time constant
         self.handles = [h for h, _ in objects]
         self._obj_q = [m.jnt_qposadr[m.joint(f"obj:{h}").id] for h in self.handles]
         self._obj_body = np.array([m.body(f"obj:{h}").id for h in self.handles], dtype=int)
@@ -181,13 +197,22 @@ class MujocoSim:
         if arm is not None:
             target = d.ctrl[self._arm_u] + ARM_SCALE * np.clip(arm, -1.0, 1.0)
             d.ctrl[self._arm_u] = np.clip(target, self._arm_lo, self._arm_hi)
-        yaw = d.qpos[self._base_q[2]]
+        q = d.qpos[self._base_q]
         if base is not None:
             lin = float(np.clip(base[0], -1.0, 1.0)) * BASE_LIN_SPEED
             ang = float(np.clip(base[1], -1.0, 1.0)) * BASE_ANG_SPEED
-            d.ctrl[self._base_u] = (lin * math.cos(yaw), lin * math.sin(yaw), ang)
+            vel = np.array([lin * math.cos(q[2]), lin * math.sin(q[2]), ang])
         else:
-            d.ctrl[self._base_u] = 0.0
+            vel = np.zeros(3)
+        d.ctrl[self._base_u] = vel
+        # Moving axes: pure velocity control (servo target = where the base is). An axis that stops holds
+        # the point where the velocity drive brings it to rest, so arm pushes cannot drift it.
+        moving = vel != 0.0
+        qd = d.qvel[self._base_dof]
+        hold = np.where(self._was_moving, q + qd * self._brake_time, d.ctrl[self._base_p])
+        target = np.where(moving, q, hold)
+        d.ctrl[self._base_p] = q + np.clip(target - q, -self._lead, self._lead)
+        self._was_moving = moving
         bad0 = d.warning[_BADQACC].number
         for _ in range(SUBSTEPS):
             mujoco.mj_step(m, d)
