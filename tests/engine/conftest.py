@@ -48,12 +48,12 @@ def tiny_config(tmp_path: Any, mode: str = "ver", serial: bool = True, **run: An
     """Small, fast settings for the point-target smoke tests."""
     return TrainConfig(
         engine=EngineConfig(mode=mode, num_envs=4, rollout_steps=32, serial=serial, step_timeout_s=30.0),
-        ppo=PPOConfig(lr=3e-3, epochs=4, num_minibatches=2),
-        policy=PolicyConfig(hidden_size=32, mlp_hidden=32),
+        ppo=PPOConfig(lr=2e-3, epochs=4, num_minibatches=2),
+        policy=PolicyConfig(hidden_size=32, mlp_hidden=32, init_log_std=-1.0),
         run=RunConfig(
             **{
                 "dir": str(tmp_path / "run"),
-                "total_steps": 20_000,
+                "total_steps": 12_800,
                 "wandb": "disabled",
                 "progress": False,
                 **run,

@@ -165,4 +165,4 @@ def register_configs() -> None:
     """Registers the typed schema with Hydra's ConfigStore (called by the entry points, not on import)."""
     from hydra.core.config_store import ConfigStore
 
-    ConfigStore.instance().store(name="train_schema", node=TrainConfig)
+    ConfigStore.instance().store(name="train_schema", node=TrainConfig, replace=True)

@@ -90,10 +90,11 @@ class PointTargetFactory:
     """Picklable factory for `PointTargetEnv`."""
 
     horizon: int = 16
+    step_size: float = 0.25
     terminate_on_success: bool = False
 
     def __call__(self) -> gym.Env:
-        return PointTargetEnv(self.horizon, terminate_on_success=self.terminate_on_success)
+        return PointTargetEnv(self.horizon, self.step_size, self.terminate_on_success)
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ def compose_config(overrides: Sequence[str] = ()) -> TrainConfig:
     from hydra import compose, initialize_config_dir
 
     register_configs()
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
+    with initialize_config_dir(config_dir=str(CONFIG_DIR)):
         cfg = compose(config_name="train", overrides=list(overrides))
     return from_dict(cfg)
 
@@ -268,7 +268,7 @@ def main() -> None:
     import hydra
 
     register_configs()
-    hydra.main(version_base=None, config_path=str(CONFIG_DIR), config_name="train")(_hydra_task)()
+    hydra.main(config_path=str(CONFIG_DIR), config_name="train")(_hydra_task)()
 
 
 if __name__ == "__main__":
