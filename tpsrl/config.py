@@ -22,4 +22,4 @@ def hydra_main(schema: type[T], name: str, task: Callable[[T], None]) -> None:
     def _task(cfg: Any) -> None:
         task(OmegaConf.to_object(cfg))  # a typed `schema` instance, validated by OmegaConf
 
-    hydra.main(version_base=None, config_path=str(CONFIG_DIR), config_name=name)(_task)()
+    hydra.main(version_base="1.3", config_path=str(CONFIG_DIR), config_name=name)(_task)()

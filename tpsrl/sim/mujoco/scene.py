@@ -186,7 +186,7 @@ def scene_xml(layout_index: int, objects: tuple[tuple[str, str], ...]) -> str:
         f'<weld name="grasp:{b}" body1="robot0:gripper_link" body2="{b}" active="false" solref="0.02 1"/>'
         for b in grasp_targets
     )
-    tilt = 0.55
+    tilt = 0.85  # chase camera close behind and above the robot, looking down so walls rarely hide it
     return f"""<mujoco model="tpsrl_apartment_{layout_index}">
 <compiler angle="radian" autolimits="true"/>
 <option timestep="{TIMESTEP:.10f}" integrator="implicitfast" cone="pyramidal"/>
@@ -202,7 +202,7 @@ def scene_xml(layout_index: int, objects: tuple[tuple[str, str], ...]) -> str:
 <camera name="overview" pos="5 4 13.5" xyaxes="1 0 0 0 1 0" fovy="42"/>
 <body name="walls">{walls}</body>
 {furniture}
-{r["body"].replace('<geom mesh="robot0:base_link"', f'<camera name="third_person" pos="-2.2 0 2.3" xyaxes="0 -1 0 {math.sin(tilt):.4f} 0 {math.cos(tilt):.4f}" fovy="60"/><geom mesh="robot0:base_link"', 1)}
+{r["body"].replace('<geom mesh="robot0:base_link"', f'<camera name="third_person" pos="-1.0 0 2.3" xyaxes="0 -1 0 {math.sin(tilt):.4f} 0 {math.cos(tilt):.4f}" fovy="65"/><geom mesh="robot0:base_link"', 1)}
 {objs}
 </worldbody>
 <contact>{r["contacts"]}</contact>
