@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
 from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.navigation import base_command_toward, plan_path, turn_command
 from tpsrl.sim.mujoco.objects import object_type
-from tpsrl.sim.mujoco.sim import DepthSettings
 from tpsrl.sim.sensors import REST_EE
 
 # Open surfaces at table/counter height that the scripted controller reaches from the free space around

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.episode import EpisodeSpec, ObjectPlacement, RobotStart
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.layout import make_layout
-from tpsrl.sim.mujoco.sim import DepthSettings
 
 
 def facing(layout: int, furniture: str, dist: float, lateral: float = 0.0) -> RobotStart:

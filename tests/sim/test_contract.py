@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.objects import OBJECT_TYPES
-from tpsrl.sim.mujoco.sim import DepthSettings
 
 
 @pytest.fixture(scope="module")

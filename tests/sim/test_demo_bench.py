@@ -18,14 +18,22 @@ def test_demo_picks_and_places_and_never_overwrites(tmp_path) -> None:
     assert (tmp_path / s["out_dir"].split("/")[-1] / "summary.json").exists()
     s2 = run_demo(DemoConfig(seed=1, video=False, out_dir=str(tmp_path), max_steps=50))
     assert s2["out_dir"] != s["out_dir"]  # a second run gets its own folder
-    assert json.loads((tmp_path / s["out_dir"].split("/")[-1] / "summary.json").read_text())["steps"] == s["steps"]
+    assert (
+        json.loads((tmp_path / s["out_dir"].split("/")[-1] / "summary.json").read_text())["steps"]
+        == s["steps"]
+    )
 
 
 def test_sim_bench_json_contract(capsys) -> None:
     assert bench.main(["--steps", "20", "--json"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     figures = json.loads(last)
-    for key in ("steps_per_s_no_depth", "steps_per_s_depth64", "steps_per_s_depth128", "steps_per_s_clutter30"):
+    for key in (
+        "steps_per_s_no_depth",
+        "steps_per_s_depth64",
+        "steps_per_s_depth128",
+        "steps_per_s_clutter30",
+    ):
         assert figures[key] > 0
 
 

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.episode import EpisodeSpec, RobotStart
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.depth import camera_rays
-from tpsrl.sim.mujoco.sim import DepthSettings
 
 
 def _gl_ok() -> bool:

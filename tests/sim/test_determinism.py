@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes, save_episodes
 from tpsrl.sim.mujoco.backend import MujocoBackend
-from tpsrl.sim.mujoco.sim import DepthSettings
 
 
 def _rollout(spec: EpisodeSpec, actions: np.ndarray) -> list[np.ndarray]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tpsrl.sim.backend import make_backend
+from tpsrl.sim.backend import DepthSettings, make_backend
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
-from tpsrl.sim.mujoco.sim import DepthSettings
 from tpsrl.sim.symbolic import Region, SceneState, Thresholds, facts
 
 NO_DEPTH = {

@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.episode import EpisodeSpec, RobotStart
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.layout import make_layout
 from tpsrl.sim.mujoco.robot import CT_HELD, REST_EE
-from tpsrl.sim.mujoco.sim import DepthSettings
 from tpsrl.sim.symbolic import facts
 
 from .helpers import apple_top, facing, floor_apple_sim, reach_and_grasp

@@ -5,13 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
-from tpsrl.sim.mujoco.sim import DepthSettings
 
 
 def _unstable_steps(seed: int, steps: int) -> int:
     env = RearrangeEnv(
-        EnvConfig(depth=DepthSettings(mode="none"), observations=("joint", "is_holding"), clutter=(10, 10), max_steps=300)
+        EnvConfig(
+            depth=DepthSettings(mode="none"),
+            observations=("joint", "is_holding"),
+            clutter=(10, 10),
+            max_steps=300,
+        )
     )
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)

@@ -7,12 +7,33 @@ The gymnasium env, the sensors and (later) the skill tasks talk to a backend onl
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from .episode import EpisodeRules, EpisodeSpec
 from .symbolic import SceneState
+
+
+@dataclass(frozen=True)
+class DepthSettings:
+    """How the head depth camera is rendered."""
+
+    mode: str = "raycast"  # "raycast" (no OpenGL), "gl" (EGL/OSMesa), or "none"
+    height: int = 64
+    width: int = 64
+    max_depth: float = 10.0  # metres; depth is normalised by it (HAB: 0..10 m)
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("raycast", "gl", "none"):
+            raise ValueError(f"depth.mode: unknown mode {self.mode!r}; accepted: 'raycast', 'gl', 'none'")
+        for f in ("height", "width"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or not 1 <= v <= 1024:
+                raise ValueError(f"depth.{f}: {v!r} is not an integer in 1..1024")
+        if not self.max_depth > 0:
+            raise ValueError(f"depth.max_depth: {self.max_depth!r} must be > 0")
 
 
 @runtime_checkable

@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
+from .backend import DepthSettings
 from .env import ALL_OBSERVATIONS, EnvConfig, RearrangeEnv
-from .mujoco.sim import DepthSettings
 
 NO_DEPTH_OBS = tuple(o for o in ALL_OBSERVATIONS if o != "head_depth")
 

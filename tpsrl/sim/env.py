@@ -13,9 +13,8 @@ from typing import Any, Protocol
 import gymnasium as gym
 import numpy as np
 
-from .backend import SimBackend, make_backend
+from .backend import DepthSettings, SimBackend, make_backend
 from .episode import EpisodeSpec, load_episodes
-from .mujoco.sim import DepthSettings
 from .sensors import ACTIONS, SENSORS, SensorContext
 
 ALL_OBSERVATIONS = tuple(SENSORS)

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from ..backend import DepthSettings
 from ..episode import EpisodeRules, EpisodeSpec
 from ..symbolic import Region, SceneState, goal_name
 from . import layout as L
 from .episodes import sample_episode
-from .sim import DepthSettings, MujocoSim, episode_rules
+from .sim import MujocoSim, episode_rules
 
 
 class MujocoBackend(MujocoSim):

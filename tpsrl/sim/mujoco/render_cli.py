@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..backend import DepthSettings
 from ..env import EnvConfig, RearrangeEnv
-from .sim import DepthSettings
 
 
 def render_stills(layout: int, seed: int, clutter: int, depth_size: int) -> dict[str, np.ndarray]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass
 
 import mujoco
 import numpy as np
 
+from ..backend import DepthSettings
 from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RayCastDepth
@@ -60,26 +60,6 @@ def _arm_ranges() -> tuple[tuple[float, float], ...]:
         j = m.joint(f"robot0:{n}").id
         out.append(tuple(m.jnt_range[j]) if m.jnt_limited[j] else (-math.pi, math.pi))
     return tuple(out)  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class DepthSettings:
-    """How the head depth camera is rendered."""
-
-    mode: str = "raycast"  # "raycast" (no OpenGL), "gl" (EGL/OSMesa), or "none"
-    height: int = 64
-    width: int = 64
-    max_depth: float = 10.0  # metres; depth is normalised by it (HAB: 0..10 m)
-
-    def __post_init__(self) -> None:
-        if self.mode not in ("raycast", "gl", "none"):
-            raise ValueError(f"depth.mode: unknown mode {self.mode!r}; accepted: 'raycast', 'gl', 'none'")
-        for f in ("height", "width"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or not 1 <= v <= 1024:
-                raise ValueError(f"depth.{f}: {v!r} is not an integer in 1..1024")
-        if not self.max_depth > 0:
-            raise ValueError(f"depth.max_depth: {self.max_depth!r} must be > 0")
 
 
 class MujocoSim:
