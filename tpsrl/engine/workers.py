@@ -13,6 +13,7 @@ import collections
 import multiprocessing as mp
 import multiprocessing.connection as mpc
 import pickle
+import select
 import signal
 import struct
 import time
@@ -250,6 +251,11 @@ class ProcessPool:
             child.close()
             self.conns.append(parent)
             self.procs.append(proc)
+        # One poll object for the pipes, registered once; a dead worker's pipe reads as EOF.
+        self.poller = select.poll()
+        self.by_fd = {conn.fileno(): i for i, conn in enumerate(self.conns)}
+        for fd in self.by_fd:
+            self.poller.register(fd, select.POLLIN)
 
     def send(self, index: int, message: bytes) -> None:
         try:
@@ -278,12 +284,9 @@ class ProcessPool:
         limit = (
             self.timeout_s if self.outstanding <= self.answered else max(self.timeout_s, self.start_timeout_s)
         )
-        by_object: dict[Any, int] = {}
-        for i in self.outstanding:
-            by_object[self.conns[i]] = i
-            by_object[self.procs[i].sentinel] = i
-        ready = mpc.wait(list(by_object), timeout=limit if timeout is None else timeout)
-        if not ready:
+        limit = limit if timeout is None else timeout
+        events = self.poller.poll(None if limit is None else max(0, int(limit * 1000)))
+        if not events:
             if timeout is not None:
                 return []
             raise WorkerError(
@@ -291,17 +294,16 @@ class ProcessPool:
                 f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)",
             )
         out: list[tuple[int, bytes]] = []
-        for obj in ready:
-            i = by_object[obj]
-            if i not in self.outstanding:
-                continue
+        for fd, _ in events:
+            i = self.by_fd[fd]
             conn = self.conns[i]
             try:
-                if not conn.poll():
-                    self._raise_dead(i)  # sentinel fired: the process exited
-                message = conn.recv_bytes()
+                message = conn.recv_bytes()  # readable: a message, or EOF if the worker died
             except (EOFError, OSError):
                 self._raise_dead(i)
+            if i not in self.outstanding:
+                decode(i, message)  # unsolicited: only an ERROR can be, and it raises
+                continue
             self.outstanding.discard(i)
             self.answered.add(i)
             out.append((i, message))
