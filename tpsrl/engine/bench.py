@@ -52,7 +52,7 @@ def run_mode(mode: str, means: list[float], rollout_steps: int, updates: int, se
         cfg = TrainConfig(
             engine=EngineConfig(mode=mode, num_envs=n, rollout_steps=rollout_steps),
             ppo=PPOConfig(epochs=2, num_minibatches=2),
-            policy=PolicyConfig(hidden_size=64, mlp_hidden=64),
+            policy=PolicyConfig(hidden_size=32, mlp_hidden=32),
             run=RunConfig(
                 dir=str(Path(tmp) / "run"),
                 total_steps=(updates + 1) * rollout_steps * n,
@@ -135,6 +135,7 @@ def main(argv: list[str]) -> int:
         "--sf-python", default=None, help="interpreter with sample-factory, for the optional comparison"
     )
     p.add_argument("--no-sf", action="store_true", help="skip the Sample Factory comparison")
+    p.add_argument("--sf", action="store_true", help="include Sample Factory even with --quick")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     rollout_steps, updates = (32, 4) if args.quick else (128, 6)
@@ -152,7 +153,9 @@ def main(argv: list[str]) -> int:
         print(f"{mode:<8}{r['sps']:>21.0f}{r['sps'] / limit:>8.2f}{r['sps_collect']:>13.0f}"
               f"{r['sps_collect'] / limit:>8.2f}{r['learn_s_per_update']:>13.3f}{r['inference_batch']:>7.1f}"
               f"{r['carried']:>9.1f}")  # fmt: skip
-    if not args.no_sf:
+    if args.quick and not args.sf and not args.no_sf:
+        print("sample-factory: skipped (--quick; its 16 worker processes take ~1 min to start; pass --sf)")
+    elif not args.no_sf:
         python, why = _sf_python(args.sf_python)
         if python is None:
             print(f"sample-factory: skipped ({why})")
