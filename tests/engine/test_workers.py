@@ -124,3 +124,18 @@ def test_contract_wraps_box_and_rejects_discrete() -> None:
     assert isinstance(env.observation_space, gym.spaces.Dict) and "obs" in env.observation_space.spaces
     with pytest.raises(EnvContractError, match="action_space"):
         conform(gym.make("CartPole-v1"))
+
+
+def test_training_run_stops_cleanly_when_a_worker_crashes(tmp_path) -> None:
+    from tests.engine.conftest import tiny_config
+    from tpsrl.engine import checkpoint as ckpt
+    from tpsrl.engine.train import train
+
+    cfg = tiny_config(tmp_path, serial=False, total_steps=10_000)
+    cfg.engine.num_envs = 2
+    t0 = time.monotonic()
+    with pytest.raises(WorkerError) as err:
+        train(cfg, [counter, crash])
+    assert err.value.index == 1 and "boom from CrashEnv" in str(err.value)
+    assert (tmp_path / "run" / "checkpoints" / ckpt.LATEST).exists()
+    assert time.monotonic() - t0 < 30
