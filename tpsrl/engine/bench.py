@@ -105,7 +105,7 @@ def run_sample_factory(python: str, means: list[float], rollout_steps: int, seco
             os.killpg(proc.pid, signal.SIGKILL)
     if len(fps) < 2:
         return {"error": "".join(tail)[-600:]}
-    version = subprocess.run([python, "-c", "import sample_factory as s; print(s.__version__)"],
+    version = subprocess.run([python, "-c", "import importlib.metadata as m; print(m.version('sample-factory'))"],
                              capture_output=True, text=True).stdout.strip()  # fmt: skip
     return {"sps": sum(fps[1:]) / len(fps[1:]), "version": version, "note": "APPO, async; its own 10 s FPS"}
 
