@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from tpsrl.sim.backend import DepthSettings
-from tpsrl.sim.episode import EpisodeSpec, RobotStart
+from tpsrl.sim.episode import EpisodeSpec, ObjectPlacement, RobotStart
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.layout import make_layout
+from tpsrl.sim.mujoco.layout import receptacles as L_receptacles
 from tpsrl.sim.mujoco.robot import CT_HELD, REST_EE
 from tpsrl.sim.symbolic import facts
 
@@ -124,3 +126,28 @@ def test_start_holding_an_object() -> None:
     for _ in range(30):
         sim.step(np.zeros(7), 1.0, np.array([0.5, 0.0]))
     assert sim.held == "apple" and np.linalg.norm(sim.object_pos("apple") - sim.ee_pos_world) < 0.15
+
+
+def test_object_in_a_drawer_rides_out_with_it() -> None:
+    # The bowl falls asleep in the closed drawer (MuJoCo island sleeping); pulling the drawer wakes it.
+    r = L_receptacles(make_layout(0))["drawer_0"]
+    pos = (r.center[0], r.center[1], r.center[2] + 0.03)
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(
+        EpisodeSpec(
+            layout=0,
+            robot=facing(0, "kitchen_cabinet", 0.75),
+            objects=(ObjectPlacement("bowl", "bowl", pos),),
+        )
+    )
+    assert ("in", "bowl", "drawer_0") in facts(sim.scene_state())
+    for _ in range(60):
+        sim.step(np.zeros(7), -1.0, None)
+    assert sim.data.body_awake[sim.model.body("obj:bowl").id] == 0  # asleep: costs nothing to simulate
+    start = sim.object_pos("bowl")
+    assert reach_and_grasp(sim, lambda: sim.handle_pos("drawer_0"))
+    for _ in range(60):
+        sim.step(np.zeros(7), 1.0, np.array([-0.3, 0.0]))
+    moved = np.linalg.norm(sim.object_pos("bowl") - start)
+    assert moved == pytest.approx(sim.articulation("drawer_0"), abs=0.03)
+    assert ("in", "bowl", "drawer_0") in facts(sim.scene_state())

@@ -155,7 +155,7 @@ def _object(handle: str, type_name: str) -> str:
     t = object_type(type_name)
     size = _f(*t.size)
     orient = ' euler="1.5708 0 0"' if t.shape == "capsule" else ""  # capsules lie on their side
-    extra = f'contype="{CT_OBJECT}" conaffinity="{CT_WORLD | CT_ROBOT | CT_OBJECT | CT_HELD | CT_FLOOR}" group="1" condim="4"'
+    extra = f'contype="{CT_OBJECT}" conaffinity="{CT_WORLD | CT_ROBOT | CT_OBJECT | CT_HELD | CT_FLOOR}" group="1" condim="3"'
     rgba = _f(*t.rgba)
     return (
         f'<body name="obj:{handle}" pos="0 0 -5"><freejoint name="obj:{handle}"/>'
@@ -189,7 +189,7 @@ def scene_xml(layout_index: int, objects: tuple[tuple[str, str], ...]) -> str:
     tilt = 0.85  # chase camera close behind and above the robot, looking down so walls rarely hide it
     return f"""<mujoco model="tpsrl_apartment_{layout_index}">
 <compiler angle="radian" autolimits="true"/>
-<option timestep="{TIMESTEP:.10f}" integrator="implicitfast" cone="pyramidal"/>
+<option timestep="{TIMESTEP:.10f}" integrator="implicitfast" cone="pyramidal"><flag sleep="enable"/></option>
 <visual><global offwidth="1280" offheight="960"/><map znear="0.01" zfar="60"/><quality shadowsize="0"/>
 <headlight ambient="0.35 0.35 0.35" diffuse="0.6 0.6 0.6"/></visual>
 <asset>{r["assets"]}
