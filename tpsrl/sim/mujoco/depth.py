@@ -2,6 +2,12 @@
 
 Both return planar (z-)depth in metres along the camera axis, clipped to `max_depth`, with rays that hit
 nothing at `max_depth`; robot geoms are invisible to both (as the head camera sees past the arm).
+
+The ray caster splits the scene: walls and floor (geom group 0, axis-aligned and static) are intersected
+in closed form with numpy, and furniture and objects (group 1) with `mj_multiRay` on a small model that
+holds only those geoms. `mj_multiRay`'s cost per ray grows with every geom of the model it is given
+(about 4 ns per ray and geom, excluded groups included), and walls enclose every ray, so this halves
+the cost of a 64x64 image compared with casting against the full scene.
 """
 
 from __future__ import annotations
@@ -11,10 +17,16 @@ import math
 import mujoco
 import numpy as np
 
-from .robot import GROUP_ROBOT
+from .layout import APARTMENT_SIZE, WALL_HEIGHT, WALL_THICKNESS, WALLS
 
-SCENE_GROUPS = np.array([1, 1, 0, 0, 0, 0], dtype=np.uint8)  # world (0) and objects (1); not robot (2)
-assert GROUP_ROBOT == 2
+ARCH_GROUP, SCENE_GROUP = 0, 1
+_TYPES = {
+    int(mujoco.mjtGeom.mjGEOM_BOX): "box",
+    int(mujoco.mjtGeom.mjGEOM_CYLINDER): "cylinder",
+    int(mujoco.mjtGeom.mjGEOM_SPHERE): "sphere",
+    int(mujoco.mjtGeom.mjGEOM_CAPSULE): "capsule",
+    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): "ellipsoid",
+}
 
 
 def camera_rays(height: int, width: int, fovy_deg: float) -> tuple[np.ndarray, np.ndarray]:
@@ -29,40 +41,87 @@ def camera_rays(height: int, width: int, fovy_deg: float) -> tuple[np.ndarray, n
     return dirs / norms[:, None], 1.0 / norms
 
 
+def _scene_only_model(model: mujoco.MjModel, geoms: np.ndarray) -> mujoco.MjModel:
+    """A model of static copies of `geoms` (same types and sizes); their poses are set per call."""
+    parts = []
+    for j, g in enumerate(geoms):
+        kind = _TYPES.get(int(model.geom_type[g]))
+        if kind is None:
+            raise ValueError(
+                f"ray casting supports primitive scene geoms only; geom {model.geom(g).name!r} is not"
+            )
+        parts.append(
+            f'<geom name="g{j}" type="{kind}" size="{" ".join(f"{v:.9g}" for v in model.geom_size[g])}"/>'
+        )
+    return mujoco.MjModel.from_xml_string(f"<mujoco><worldbody>{''.join(parts)}</worldbody></mujoco>")
+
+
+def architecture_distance(origin: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+    """Distance [n] along unit rays `dirs` [n, 3] from `origin` to the first wall or the floor (inf: none).
+
+    Walls are the layout's axis-aligned boxes from z = 0 to WALL_HEIGHT; `origin` must be inside the
+    apartment and outside every wall. The outer walls are the inside faces of one box (cheap per ray);
+    only the inner walls need a test per ray and wall.
+    """
+    px, py, pz = (float(v) for v in origin)
+    dx, dy, dz = dirs[:, 0], dirs[:, 1], dirs[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ix, iy = 1.0 / dx, 1.0 / dy
+        # Leaving the apartment through the inside face of an outer wall.
+        tx = (np.where(dx > 0, _INNER_HI[0], _INNER_LO[0]) - px) * ix
+        ty = (np.where(dy > 0, _INNER_HI[1], _INNER_LO[1]) - py) * iy
+        t_out = np.minimum(tx, ty)
+        t_out[pz + t_out * dz > WALL_HEIGHT] = np.inf  # over the wall top
+        # Inner walls: slab test per ray and wall, [n, W].
+        tx1, tx2 = (_WX0 - px) * ix[:, None], (_WX1 - px) * ix[:, None]
+        ty1, ty2 = (_WY0 - py) * iy[:, None], (_WY1 - py) * iy[:, None]
+        tmin = np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2))
+        tmax = np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2))
+        z = pz + tmin * dz[:, None]
+        hit = (tmax >= tmin) & (tmin > 0.0) & (z <= WALL_HEIGHT)
+        t_in = np.where(hit, tmin, np.inf).min(axis=1)
+        floor = np.where(dz < 0.0, -pz / dz, np.inf)
+    return np.minimum(np.minimum(t_out, t_in), floor)
+
+
+_OUTER, _INNER = WALLS[:4], WALLS[4:]  # layout.py lists the four outer walls first
+_INNER_LO = (WALL_THICKNESS / 2, WALL_THICKNESS / 2)
+_INNER_HI = (APARTMENT_SIZE[0] - WALL_THICKNESS / 2, APARTMENT_SIZE[1] - WALL_THICKNESS / 2)
+_WX0 = np.array([w.x0 for w in _INNER])[None, :]
+_WX1 = np.array([w.x1 for w in _INNER])[None, :]
+_WY0 = np.array([w.y0 for w in _INNER])[None, :]
+_WY1 = np.array([w.y1 for w in _INNER])[None, :]
+
+
 class RayCastDepth:
-    """Depth by `mj_multiRay` from the camera origin; needs no OpenGL."""
+    """Depth by ray casting from the camera origin; needs no OpenGL."""
 
     def __init__(self, model: mujoco.MjModel, camera: str, height: int, width: int, max_depth: float) -> None:
         self.cam_id = model.camera(camera).id
         self.height, self.width, self.max_depth = height, width, max_depth
         self.local_dirs, self.cos = camera_rays(height, width, float(model.cam_fovy[self.cam_id]))
+        self.scene_geoms = np.nonzero(model.geom_group == SCENE_GROUP)[0]
+        self.ray_model = _scene_only_model(model, self.scene_geoms)
+        self.ray_data = mujoco.MjData(self.ray_model)
         n = height * width
         self._vec = np.zeros((n, 3))
         self._geomid = np.zeros(n, dtype=np.int32)
         self._dist = np.zeros(n)
 
     def render(self, model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:
-        """Depth [H, W] in metres. Needs camera poses current (mj_kinematics + mj_camlight)."""
-        R = data.cam_xmat[self.cam_id].reshape(3, 3)
-        np.matmul(self.local_dirs, R.T, out=self._vec)
+        """Depth [H, W] in metres. Needs camera and geom poses current (mj_kinematics + mj_camlight)."""
+        rd = self.ray_data
+        rd.geom_xpos[:] = data.geom_xpos[self.scene_geoms]
+        rd.geom_xmat[:] = data.geom_xmat[self.scene_geoms]
+        origin = data.cam_xpos[self.cam_id]
+        np.matmul(self.local_dirs, data.cam_xmat[self.cam_id].reshape(3, 3).T, out=self._vec)
         mujoco.mj_multiRay(
-            model,
-            data,
-            data.cam_xpos[self.cam_id],
-            self._vec.reshape(-1),
-            SCENE_GROUPS,
-            True,
-            -1,
-            self._geomid,
-            self._dist,
-            None,
-            self._vec.shape[0],
-            self.max_depth,
-        )
-        depth = self._dist * self.cos
-        depth[self._geomid < 0] = self.max_depth
-        np.minimum(depth, self.max_depth, out=depth)
-        return depth.reshape(self.height, self.width)
+            self.ray_model, rd, origin, self._vec.reshape(-1), None, True, -1,
+            self._geomid, self._dist, None, self._vec.shape[0], self.max_depth,
+        )  # fmt: skip
+        dist = np.where(self._geomid >= 0, self._dist, np.inf)
+        np.minimum(dist, architecture_distance(origin, self._vec), out=dist)
+        return np.minimum(dist * self.cos, self.max_depth).reshape(self.height, self.width)
 
 
 class GLDepth:
@@ -74,7 +133,7 @@ class GLDepth:
         self.camera, self.max_depth = camera, max_depth
         self.option = mujoco.MjvOption()
         self.option.geomgroup[:] = 0
-        self.option.geomgroup[0] = self.option.geomgroup[1] = 1
+        self.option.geomgroup[ARCH_GROUP] = self.option.geomgroup[SCENE_GROUP] = 1
         self.option.sitegroup[:] = 0
 
     def render(self, model: mujoco.MjModel, data: mujoco.MjData) -> np.ndarray:

@@ -28,7 +28,9 @@ CT_FLOOR = 16
 TIMESTEP = 1.0 / 120.0
 FRIDGE_OPEN_MAX = 2.0  # rad
 DRAWER_OPEN_MAX = 0.5  # m
-_WORLD = f'contype="{CT_WORLD}" conaffinity="{CT_ROBOT | CT_OBJECT}" group="0"'
+# Geom groups: 0 architecture (walls, floor; ray-cast analytically), 1 furniture and objects, 2 robot.
+_WORLD = f'contype="{CT_WORLD}" conaffinity="{CT_ROBOT | CT_OBJECT}" group="1"'
+_ARCH = f'contype="{CT_WORLD}" conaffinity="{CT_ROBOT | CT_OBJECT}" group="0"'
 
 
 def _f(*v: float) -> str:
@@ -174,6 +176,7 @@ def scene_xml(layout_index: int, objects: tuple[tuple[str, str], ...]) -> str:
             ((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, WALL_HEIGHT / 2),
             ((w.x1 - w.x0) / 2, (w.y1 - w.y0) / 2, WALL_HEIGHT / 2),
             "0.9 0.88 0.82 1",
+            _ARCH,
         )
         for i, w in enumerate(WALLS)
     )
