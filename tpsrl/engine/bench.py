@@ -32,12 +32,15 @@ from typing import Any
 import numpy as np
 import torch
 
+from tpsrl.engine import shm
 from tpsrl.engine.collector import EngineConfig
 from tpsrl.engine.config import RunConfig, TrainConfig
+from tpsrl.engine.envs import probe_spaces
 from tpsrl.engine.policy import PolicyConfig
 from tpsrl.engine.ppo import PPOConfig
 from tpsrl.engine.synthetic import SleepyFactory
 from tpsrl.engine.train import train
+from tpsrl.engine.workers import Command, ProcessPool, command
 
 
 def step_times(num_envs: int, seed: int, low_ms: float = 1.0, high_ms: float = 20.0) -> list[float]:
@@ -74,6 +77,34 @@ def run_mode(mode: str, means: list[float], rollout_steps: int, updates: int, se
         "inference_batch": steps / sum(m["collect/inference_calls"] for m in timed),
         "carried": sum(m["collect/carried_out"] for m in timed) / len(timed),
     }
+
+
+def run_pool_only(means: list[float], seconds: float, seed: int) -> float:
+    """Steps/s of the same worker pool with no policy: each reply is answered at once with a zero action.
+
+    This is the ceiling the machine's process wake-ups and pipes allow (no inference, no buffer); the
+    collection figures of the three modes are read against it as well as against the ideal limit.
+    """
+    factories = [SleepyFactory(m) for m in means]
+    obs_space, action_space = probe_spaces(factories[0])
+    pool = ProcessPool(factories, shm.step_spec(obs_space, action_space), "forkserver", 60.0)
+    try:
+        for e in range(len(means)):
+            pool.send(e, command(Command.RESET, seed=seed + e))
+        started: set[int] = set()
+        while len(started) < len(means):
+            started.update(e for e, _ in pool.poll())
+        pool.views["action"][:] = 0.0
+        for e in range(len(means)):
+            pool.send(e, command(Command.STEP))
+        steps, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            for e, _ in pool.poll():
+                steps += 1
+                pool.send(e, command(Command.STEP))
+        return steps / (time.perf_counter() - t0)
+    finally:
+        pool.close()
 
 
 def run_sample_factory(python: str, means: list[float], rollout_steps: int, seconds: float) -> dict[str, Any]:
@@ -147,6 +178,10 @@ def main(argv: list[str]) -> int:
     res: dict[str, Any] = {"sps_limit": limit, "num_envs": args.num_envs, "rollout_steps": rollout_steps}
     print(f"{'mode':<8}{'sps (collect+learn)':>21}{'/limit':>8}{'collect sps':>13}{'/limit':>8}"
           f"{'learn s/upd':>13}{'batch':>7}{'carried':>9}")  # fmt: skip
+    pool_sps = run_pool_only(means, 5.0 if args.quick else 15.0, args.seed)
+    res["sps_pool_only"] = pool_sps
+    print(f"{'pool':<8}{'-':>21}{'':>8}{pool_sps:>13.0f}{pool_sps / limit:>8.2f}   (workers alone, no policy: "
+          "the ceiling of this machine's wake-ups and pipes)")  # fmt: skip
     for mode in args.modes.split(","):
         r = run_mode(mode, means, rollout_steps, updates, args.seed)
         res[f"sps_{mode}"], res[f"sps_collect_{mode}"] = r["sps"], r["sps_collect"]
@@ -170,6 +205,7 @@ def main(argv: list[str]) -> int:
     if "sps_ver" in res and "sps_sync" in res:
         res["ver_over_sync"] = res["sps_ver"] / res["sps_sync"]
         res["ver_collect_over_limit"] = res["sps_collect_ver"] / limit
+        res["ver_collect_over_pool_only"] = res["sps_collect_ver"] / pool_sps
         print(f"ver / sync = {res['ver_over_sync']:.2f}x (target >= 2); ver collection / limit = "
               f"{res['ver_collect_over_limit']:.2f} (target >= 0.8)", end="")  # fmt: skip
         if "sps_nover" in res:
