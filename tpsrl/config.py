@@ -11,6 +11,15 @@ T = TypeVar("T")
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 
 
+def config_dir() -> Path:
+    """The repository's `configs/` (entry points run from a checkout installed with `pip install -e .`)."""
+    if not CONFIG_DIR.is_dir():
+        raise SystemExit(
+            f"tpsrl: Hydra presets not found at {CONFIG_DIR}; install tpsrl from a checkout with `pip install -e .`"
+        )
+    return CONFIG_DIR
+
+
 def hydra_main(schema: type[T], name: str, task: Callable[[T], None]) -> None:
     """Run `task` under Hydra with `configs/<name>.yaml` over the dataclass `schema` (`<name>_schema`)."""
     import hydra
@@ -22,4 +31,4 @@ def hydra_main(schema: type[T], name: str, task: Callable[[T], None]) -> None:
     def _task(cfg: Any) -> None:
         task(OmegaConf.to_object(cfg))  # a typed `schema` instance, validated by OmegaConf
 
-    hydra.main(version_base="1.3", config_path=str(CONFIG_DIR), config_name=name)(_task)()
+    hydra.main(config_path=str(config_dir()), config_name=name)(_task)()

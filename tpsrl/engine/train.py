@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from tpsrl.config import config_dir
 from tpsrl.engine import checkpoint as ckpt
 from tpsrl.engine.collector import Collector, build_collector
 from tpsrl.engine.config import (
@@ -38,8 +39,6 @@ from tpsrl.engine.logger import Logger, episode_metrics
 from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.ppo import PPO
 from tpsrl.engine.workers import WorkerError
-
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 
 
 class RunDirError(RuntimeError):
@@ -242,7 +241,7 @@ def compose_config(overrides: Sequence[str] = ()) -> TrainConfig:
     from hydra import compose, initialize_config_dir
 
     register_configs()
-    with initialize_config_dir(config_dir=str(CONFIG_DIR)):
+    with initialize_config_dir(config_dir=str(config_dir())):
         cfg = compose(config_name="train", overrides=list(overrides))
     return from_dict(cfg)
 
@@ -268,7 +267,7 @@ def main() -> None:
     import hydra
 
     register_configs()
-    hydra.main(config_path=str(CONFIG_DIR), config_name="train")(_hydra_task)()
+    hydra.main(config_path=str(config_dir()), config_name="train")(_hydra_task)()
 
 
 if __name__ == "__main__":
