@@ -6,7 +6,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tpsrl.engine.minibatch import minibatches, pack, split_sequences
+from tpsrl.engine.minibatch import chunk, minibatches, pack, split_sequences
 
 
 def test_split_sequences_at_env_and_episode_boundaries() -> None:
@@ -32,15 +32,18 @@ def test_pack_is_longest_first_time_major() -> None:
     steps=st.integers(1, 40),
     m=st.sampled_from([1, 2, 4]),
     seed=st.integers(0, 10_000),
+    max_len=st.sampled_from([0, 1, 3, 16]),
     data=st.data(),
 )
-def test_minibatch_properties(envs: int, steps: int, m: int, seed: int, data: st.DataObject) -> None:
+def test_minibatch_properties(
+    envs: int, steps: int, m: int, seed: int, max_len: int, data: st.DataObject
+) -> None:
     total = envs * steps * m  # divisible by m
     env = torch.tensor(data.draw(st.lists(st.integers(0, envs - 1), min_size=total, max_size=total)))
     start = torch.tensor(data.draw(st.lists(st.booleans(), min_size=total, max_size=total)))
     slots = torch.arange(total)
     seqs = split_sequences(slots, env, start)
-    batches = minibatches(seqs, m, torch.Generator().manual_seed(seed))
+    batches = minibatches(seqs, m, torch.Generator().manual_seed(seed), max_len)
     # every collected step exactly once per epoch, minibatches of equal step count
     seen = torch.cat([b.slots for b in batches])
     assert sorted(seen.tolist()) == list(range(total))
@@ -57,4 +60,11 @@ def test_minibatch_properties(envs: int, steps: int, m: int, seed: int, data: st
             pos = torch.searchsorted(own, seq.contiguous())
             assert bool((pos[1:] - pos[:-1] == 1).all())
         assert bool((b.lengths[:-1] >= b.lengths[1:]).all())
+        assert max_len == 0 or int(b.lengths.max()) <= max_len
         assert torch.equal(b.starts, b.index[0])
+
+
+def test_chunk_cuts_long_sequences_only() -> None:
+    seqs = [torch.arange(7), torch.tensor([10, 11])]
+    assert [q.tolist() for q in chunk(seqs, 3)] == [[0, 1, 2], [3, 4, 5], [6], [10, 11]]
+    assert chunk(seqs, 0) is seqs

@@ -54,7 +54,7 @@ def run_mode(mode: str, means: list[float], rollout_steps: int, updates: int, se
     with tempfile.TemporaryDirectory(prefix="tpsrl-bench-") as tmp:
         cfg = TrainConfig(
             engine=EngineConfig(mode=mode, num_envs=n, rollout_steps=rollout_steps),
-            ppo=PPOConfig(epochs=2, num_minibatches=2),
+            ppo=PPOConfig(epochs=2, num_minibatches=2, max_sequence_length=rollout_steps),
             policy=PolicyConfig(hidden_size=32, mlp_hidden=32),
             run=RunConfig(
                 dir=str(Path(tmp) / "run"),

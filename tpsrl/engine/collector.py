@@ -28,6 +28,7 @@ from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.workers import Command, EnvPool, ProcessPool, Reply, SerialPool, command, decode
 
 MODES = ("ver", "nover", "sync")
+_STEP = command(Command.STEP)  # the same bytes every time: encode once
 
 
 @dataclass
@@ -172,6 +173,12 @@ class Collector:
             obs, prev.to(self.device), state.to(self.device)
         )
         action = action.cpu()
+        # Send first, book-keep after: the environments step while the buffer is written. Their replies
+        # are only read by this thread's next `_receive`, after `pending` is set below.
+        self.pool.views["action"][envs] = action.numpy()
+        for e in envs:
+            self.ready.discard(e)
+            self.pool.send(e, _STEP)
         cpu_obs = {k: x.cpu() for k, x in obs.items()}
         slots = self.buffer.allocate(idx, cpu_obs, prev, state, self.episode_start[idx].clone(), action,
                                      log_prob.cpu(), value.cpu())  # fmt: skip
@@ -180,10 +187,6 @@ class Collector:
         self.episode_start[idx] = False
         self.pending[idx] = slots
         self.contributed[idx] += 1
-        self.pool.views["action"][envs] = action.numpy()
-        for e in envs:
-            self.ready.discard(e)
-            self.pool.send(e, command(Command.STEP))
         self.stats.inference_calls += 1
 
     # ----- the loop

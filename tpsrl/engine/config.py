@@ -111,6 +111,8 @@ def validate(cfg: TrainConfig) -> None:
     _check(0 < p.gamma <= 1, "ppo.gamma", p.gamma, "0 < gamma <= 1")
     _check(0 <= p.gae_lambda <= 1, "ppo.gae_lambda", p.gae_lambda, "0 <= lambda <= 1")
     _check(p.max_grad_norm > 0, "ppo.max_grad_norm", p.max_grad_norm, "> 0")
+    _check(p.max_sequence_length >= 0, "ppo.max_sequence_length", p.max_sequence_length,
+           "an integer >= 0 (0: whole sequences)")  # fmt: skip
     _check(0 < p.entropy_coef_min <= p.entropy_coef_max, "ppo.entropy_coef_min", p.entropy_coef_min,
            f"0 < entropy_coef_min <= entropy_coef_max ({p.entropy_coef_max})")  # fmt: skip
     _check(p.entropy_coef_min <= p.entropy_coef_init <= p.entropy_coef_max, "ppo.entropy_coef_init",

@@ -69,7 +69,21 @@ def pack(sequences: list[Tensor]) -> Packed:
     return Packed(index, lengths)
 
 
-def minibatches(sequences: list[Tensor], num_minibatches: int, generator: torch.Generator) -> list[Packed]:
+def chunk(sequences: list[Tensor], max_len: int) -> list[Tensor]:
+    """Cuts every sequence longer than `max_len` into pieces of at most `max_len` steps (0: no cut).
+
+    Each piece starts from the recurrent state stored with its first step, so this bounds the number of
+    sequential LSTM steps in learning (truncated backpropagation through time) without changing GAE,
+    which is computed on the whole sequences beforehand.
+    """
+    if max_len <= 0:
+        return sequences
+    return [q[i : i + max_len] for q in sequences for i in range(0, len(q), max_len)]
+
+
+def minibatches(
+    sequences: list[Tensor], num_minibatches: int, generator: torch.Generator, max_len: int = 0
+) -> list[Packed]:
     """Shuffles sequences and cuts them into `num_minibatches` minibatches of equal step count.
 
     The shuffled sequences are concatenated and cut every S / M steps; a sequence that straddles a cut
@@ -80,6 +94,7 @@ def minibatches(sequences: list[Tensor], num_minibatches: int, generator: torch.
         sequences: K sequences of slots (from `split_sequences`); total steps S divisible by M.
         num_minibatches: M.
         generator: source of the shuffle.
+        max_len: longest sequence in learning (see `chunk`); 0 keeps whole sequences.
 
     Returns:
         M packed minibatches of S / M steps each.
@@ -88,6 +103,7 @@ def minibatches(sequences: list[Tensor], num_minibatches: int, generator: torch.
     if total % num_minibatches:
         raise ValueError(f"{total} steps cannot be cut into {num_minibatches} equal minibatches")
     size = total // num_minibatches
+    sequences = chunk(sequences, max_len)
     batches: list[list[Tensor]] = [[] for _ in range(num_minibatches)]
     filled = 0
     for k in torch.randperm(len(sequences), generator=generator).tolist():

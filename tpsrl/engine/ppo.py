@@ -40,6 +40,10 @@ class PPOConfig:
     """Discount."""
     gae_lambda: float = 0.95
     """GAE lambda."""
+    max_sequence_length: int = 128
+    """Longest sequence the LSTM runs over in learning (truncated BPTT, from stored states); 0: whole
+    sequences. VER's fast environments contribute long sequences; this keeps its learning step as cheap
+    as sync's (whose sequences are at most T = 128 long by construction)."""
     max_grad_norm: float = 0.2
     """Global gradient-norm clip (habitat-lab's rearrangement setting)."""
     normalize_advantages: bool = True
@@ -113,7 +117,9 @@ class PPO:
         count = 0
         self.policy.train()
         for _ in range(cfg.epochs):
-            for mb in minibatches(rollout.sequences, cfg.num_minibatches, self.generator):
+            for mb in minibatches(
+                rollout.sequences, cfg.num_minibatches, self.generator, cfg.max_sequence_length
+            ):
                 loss, parts = self._minibatch_loss(rollout, mb, advantages)
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
