@@ -221,6 +221,17 @@ class RearrangeEnv(gym.Env):
         self.backend.close()
 
 
+@dataclass(frozen=True)
+class RearrangeEnvFactory:
+    """A picklable zero-argument env factory (what the VER engine's worker processes call)."""
+
+    config: dict[str, Any] = field(default_factory=dict)
+    """`EnvConfig` fields as plain data."""
+
+    def __call__(self) -> RearrangeEnv:
+        return RearrangeEnv(EnvConfig(**self.config))
+
+
 def register() -> None:
     """Register `tpsrl/Rearrange-v0` with gymnasium (explicit, no import-time side effect)."""
     if "tpsrl/Rearrange-v0" not in gym.registry:
