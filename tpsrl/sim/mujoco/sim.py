@@ -131,6 +131,7 @@ class MujocoSim:
         self._base_dof = np.array([m.jnt_dofadr[m.joint(n).id] for n in BASE_JOINTS])
         self._brake_time = m.dof_M0[self._base_dof] / np.array(BASE_KV)  # velocity-drive time constant
         self.handles = [h for h, _ in objects]
+        self._handle_index = {h: i for i, h in enumerate(self.handles)}
         self._obj_q = [m.jnt_qposadr[m.joint(f"obj:{h}").id] for h in self.handles]
         self._obj_body = np.array([m.body(f"obj:{h}").id for h in self.handles], dtype=int)
         self._art_q = {n: m.jnt_qposadr[m.joint(n).id] for n in ARTICULATIONS}
@@ -270,8 +271,9 @@ class MujocoSim:
     def _snap_into_gripper(self, handle: str) -> None:
         """Start an episode holding `handle`: move it under the suction cup, then grasp it."""
         d = self.data
-        qa = self._obj_q[self.handles.index(handle)]
-        t = object_type(self.spec.objects[self.handles.index(handle)].type)
+        i = self._handle_index[handle]
+        qa = self._obj_q[i]
+        t = object_type(self.spec.objects[i].type)
         tip = d.site_xpos[self._grip_site]
         axis = d.site_xmat[self._grip_site].reshape(3, 3)[:, 0]
         d.qpos[qa : qa + 3] = tip + axis * (t.half_height + 0.02)
@@ -323,7 +325,7 @@ class MujocoSim:
         return self.data.qpos[self._arm_q].copy()
 
     def object_pos(self, handle: str) -> np.ndarray:
-        return self.data.xpos[self._obj_body[self.handles.index(handle)]].copy()
+        return self.data.xpos[self._obj_body[self._handle_index[handle]]].copy()
 
     def object_positions(self) -> dict[str, np.ndarray]:
         xp = self.data.xpos[self._obj_body]
