@@ -12,7 +12,7 @@ from ..episode import EpisodeRules, EpisodeSpec
 from ..symbolic import Region, SceneState, goal_name
 from . import layout as L
 from .episodes import sample_episode
-from .sim import MujocoSim, episode_rules
+from .sim import MujocoSim
 
 
 class MujocoBackend(MujocoSim):
@@ -24,7 +24,7 @@ class MujocoBackend(MujocoSim):
         super().__init__(depth)
 
     def rules(self) -> EpisodeRules:
-        return episode_rules()
+        return self._rules
 
     def sample_episode(self, rng: np.random.Generator, **kwargs: Any) -> EpisodeSpec:
         return sample_episode(rng, **kwargs)

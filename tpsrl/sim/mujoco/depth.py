@@ -84,7 +84,7 @@ def architecture_distance(origin: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(t_out, t_in), floor)
 
 
-_OUTER, _INNER = WALLS[:4], WALLS[4:]  # layout.py lists the four outer walls first
+_INNER = WALLS[4:]  # layout.py lists the four outer walls first; they are the box faces below
 _INNER_LO = (WALL_THICKNESS / 2, WALL_THICKNESS / 2)
 _INNER_HI = (APARTMENT_SIZE[0] - WALL_THICKNESS / 2, APARTMENT_SIZE[1] - WALL_THICKNESS / 2)
 _WX0 = np.array([w.x0 for w in _INNER])[None, :]

@@ -115,12 +115,7 @@ class MujocoSim:
         self._scene_key = key
         self._arm_q = np.array([m.jnt_qposadr[m.joint(f"robot0:{n}").id] for n in ARM_JOINTS])
         self._arm_u = np.array([m.actuator(f"act_{n}").id for n in ARM_JOINTS])
-        self._arm_lo = np.array(
-            [m.actuator_ctrlrange[i][0] if m.actuator_ctrllimited[i] else -1e9 for i in self._arm_u]
-        )
-        self._arm_hi = np.array(
-            [m.actuator_ctrlrange[i][1] if m.actuator_ctrllimited[i] else 1e9 for i in self._arm_u]
-        )
+        # Joint targets are clipped to the joint ranges (unlimited roll joints: no clip).
         jr = [m.joint(f"robot0:{n}").id for n in ARM_JOINTS]
         self._arm_lo = np.array([m.jnt_range[j][0] if m.jnt_limited[j] else -np.inf for j in jr])
         self._arm_hi = np.array([m.jnt_range[j][1] if m.jnt_limited[j] else np.inf for j in jr])
