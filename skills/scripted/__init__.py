@@ -1,0 +1,23 @@
+"""Scripted (privileged sense-plan-act) skill controllers: the TP-SPA baseline of Habitat 2.0.
+
+`SCRIPTED` maps each skill name to its controller class; every class implements
+`skills.policy.SkillPolicy` and is built with no arguments.
+"""
+
+from __future__ import annotations
+
+from .pick import Pick
+from .place import Place
+
+SCRIPTED: dict[str, type] = {
+    "pick": Pick,
+    "place": Place,
+}
+
+
+def make_scripted(skill: str):
+    """A fresh scripted controller for `skill`; an unknown name lists the known ones."""
+    try:
+        return SCRIPTED[skill]()
+    except KeyError:
+        raise ValueError(f"skill: unknown scripted skill {skill!r}; accepted: {sorted(SCRIPTED)}") from None

@@ -1,0 +1,248 @@
+"""Privileged sense-plan-act building blocks shared by the scripted skills.
+
+Everything here reads the simulator's true state (`env.backend`): poses, the Jacobian, contacts. The
+motions are generators of flat actions, so a skill is a short sequence of `yield from` phases; the
+`ScriptedSkill` component turns such a generator into a `SkillPolicy` (its `done()` is the generator
+finishing, which each skill arranges to coincide with its HAB termination rule).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from skills.policy import ActionLayout
+from tpsrl.sim.mujoco.navigation import plan_path, turn_command
+from tpsrl.sim.mujoco.robot import ARM_JOINTS, REST_QPOS
+from tpsrl.sim.mujoco.sim import ARM_SCALE
+from tpsrl.sim.sensors import REST_EE
+
+Actions = Iterator[np.ndarray]
+REST_TOL = 0.15  # HAB: EE within 0.15 m of rest
+REST_GOAL = 0.06
+BASE_SPEED = 0.8  # linear command on straight path segments (x 2.5 m/s)
+ARM_LEAD = 0.08  # metres of EE error fed to the IK per step (larger: more joints saturate)  # the scripted skills bring the EE this close before declaring rest (margin on 0.15)
+
+
+class Robot:
+    """Privileged view of the robot for one skill call: the backend plus the env's action layout."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.b = env.backend
+        self.act = ActionLayout.of(env)
+        m = self.b.model
+        self._cup = m.geom("suction_cup").id
+        self._arm_u = np.array([m.actuator(f"act_{n}").id for n in ARM_JOINTS])
+        joints = [m.joint(f"robot0:{n}").id for n in ARM_JOINTS]
+        self._arm_q = np.array([m.jnt_qposadr[j] for j in joints])
+        self._arm_dof = np.array([m.jnt_dofadr[j] for j in joints])
+        self._grip_site = m.site("robot0:grip").id
+        self.grip = -1.0  # the grip command carried by motions that do not set it
+
+    # ---------------------------------------------------------------- state
+    @property
+    def has_base(self) -> bool:
+        return self.act.has_base
+
+    def cup_pos(self) -> np.ndarray:
+        """World position of the suction cup (what must touch the object)."""
+        return self.b.data.geom_xpos[self._cup].copy()
+
+    def cup_offset(self) -> np.ndarray:
+        return self.cup_pos() - self.b.ee_pos_world
+
+    def rest_world(self) -> np.ndarray:
+        x, y, yaw = self.b.base_pose
+        c, s = math.cos(yaw), math.sin(yaw)
+        return np.array(
+            [x + c * REST_EE[0] - s * REST_EE[1], y + s * REST_EE[0] + c * REST_EE[1], REST_EE[2]]
+        )
+
+    def rest_dist(self) -> float:
+        return float(np.linalg.norm(REST_EE - self.b.world_to_base(self.b.ee_pos_world)))
+
+    def planar_dist(self, xy: np.ndarray) -> float:
+        x, y, _ = self.b.base_pose
+        return math.hypot(float(xy[0]) - x, float(xy[1]) - y)
+
+    def heading_err(self, xy: np.ndarray) -> float:
+        return float(turn_command(self.b.base_pose, (float(xy[0]), float(xy[1])))[1])
+
+    # ---------------------------------------------------------------- actions
+    def arm_to(self, world: np.ndarray, max_step: float = ARM_LEAD) -> np.ndarray:
+        """Arm action moving the EE (grip site) toward a world point, as fast as the joints allow.
+
+        Damped least squares on the position Jacobian (as `tpsrl.sim.mujoco.ik`), steered from the joint
+        targets so calls do not wind up; scaled as a whole (not clipped per joint) to keep the direction.
+        """
+        m, d = self.b.model, self.b.data
+        jacp = np.zeros((3, m.nv))
+        mujoco.mj_jacSite(m, d, jacp, None, self._grip_site)
+        J = jacp[:, self._arm_dof]
+        err = np.asarray(world, dtype=np.float64) - d.site_xpos[self._grip_site]
+        n = float(np.linalg.norm(err))
+        if n > max_step:
+            err *= max_step / n
+        dq = J.T @ np.linalg.solve(J @ J.T + 1e-2 * np.eye(3), err)
+        dq += d.qpos[self._arm_q] - d.ctrl[self._arm_u]
+        a = dq / ARM_SCALE
+        peak = float(np.abs(a).max())
+        return a / peak if peak > 1.0 else a
+
+    def cup_to(self, world: np.ndarray, max_step: float = ARM_LEAD) -> np.ndarray:
+        """Arm action moving the suction cup toward a world point."""
+        return self.arm_to(np.asarray(world) - self.cup_offset(), max_step)
+
+    def joints_to(self, qpos: np.ndarray) -> np.ndarray:
+        """Arm action steering the joint targets toward `qpos` (joint space)."""
+        d = self.b.data
+        err = np.asarray(qpos) - d.ctrl[self._arm_u]
+        err = (err + math.pi) % (2 * math.pi) - math.pi
+        return np.clip(err / ARM_SCALE, -1.0, 1.0)
+
+    def flat(
+        self, arm: np.ndarray | None = None, base: np.ndarray | None = None, stop: bool = False
+    ) -> np.ndarray:
+        return self.act.make(arm=arm, grip=self.grip, base=base, stop=stop)
+
+
+# -------------------------------------------------------------------- motions
+def hold_rest(r: Robot) -> np.ndarray:
+    """Arm action holding the EE at its resting position (Cartesian)."""
+    return r.arm_to(r.rest_world())
+
+
+def to_rest(r: Robot, max_steps: int = 90, tol: float = REST_GOAL) -> Actions:
+    """Bring the EE back to rest: straight up first when low, then to the resting point and pose."""
+    for _ in range(max_steps):
+        if r.rest_dist() < tol:
+            return
+        ee = r.b.ee_pos_world
+        rest = r.rest_world()
+        if ee[2] < rest[2] - 0.12:  # lift clear of the surface before swinging back
+            yield r.flat(r.arm_to(ee + np.array([0.0, 0.0, 0.05])))
+        else:
+            yield r.flat(r.arm_to(rest))
+
+
+def cup_reach(
+    r: Robot, point: Callable[[], np.ndarray], until: Callable[[], bool], max_steps: int
+) -> Actions:
+    """Move the cup toward `point()` until `until()` holds (or the step budget runs out)."""
+    for _ in range(max_steps):
+        if until():
+            return
+        yield r.flat(r.cup_to(point()))
+
+
+def base_toward(
+    pose: tuple[float, float, float], wp: tuple[float, float], final: bool
+) -> tuple[np.ndarray, float]:
+    """(base action, distance): turn toward `wp` and drive; full speed through intermediate waypoints."""
+    x, y, yaw = pose
+    dx, dy = wp[0] - x, wp[1] - y
+    d = math.hypot(dx, dy)
+    err = (math.atan2(dy, dx) - yaw + math.pi) % (2 * math.pi) - math.pi
+    ang = float(np.clip(err * 2.0, -1.0, 1.0))
+    speed = min(BASE_SPEED, 1.5 * d) if final else BASE_SPEED
+    lin = 0.0 if abs(err) > 0.5 else speed * (1.0 - abs(err) / 0.5)
+    return np.array([lin, ang]), d
+
+
+def drive_to(
+    r: Robot,
+    target: np.ndarray,
+    standoff: tuple[float, float] = (0.55, 0.8),
+    arm: Callable[[], np.ndarray] | None = None,
+    max_steps: int = 300,
+) -> Actions:
+    """Follow a grid path to a free cell `standoff` metres from `target` (x, y); arm held by `arm()`."""
+    if not r.has_base:
+        return
+    b = r.b
+    arm = arm or (lambda: hold_rest(r))
+    path = plan_path(b.spec.layout, b.base_pose[:2], (float(target[0]), float(target[1])), standoff)
+    steps = 0
+    for i, wp in enumerate(path):
+        final = i == len(path) - 1
+        while steps < max_steps:
+            base, d = base_toward(b.base_pose, wp, final)
+            if d < (0.08 if final else 0.25):
+                break
+            steps += 1
+            yield r.flat(arm(), base)
+
+
+def face(
+    r: Robot, target: np.ndarray, tol: float = 0.05, arm: Callable[[], np.ndarray] | None = None
+) -> Actions:
+    """Turn in place to face `target` (x, y)."""
+    if not r.has_base:
+        return
+    arm = arm or (lambda: hold_rest(r))
+    for _ in range(80):
+        _, err = turn_command(r.b.base_pose, (float(target[0]), float(target[1])))
+        if abs(err) < tol:
+            return
+        yield r.flat(arm(), np.array([0.0, float(np.clip(err * 2.0, -1.0, 1.0))]))
+
+
+def settle(r: Robot, steps: int, arm: Callable[[], np.ndarray] | None = None) -> Actions:
+    for _ in range(steps):
+        yield r.flat(None if arm is None else arm())
+
+
+REST_JOINTS = np.array(REST_QPOS)
+
+
+class ScriptedSkill:
+    """A `SkillPolicy` whose actions come from a plan generator (`plan(robot)`).
+
+    Subclasses set `skill`, implement `plan` (the generator sees the live state at every step) and may
+    override `terminated` (the skill's HAB termination rule). `done()` is true once `terminated` holds,
+    the plan has emitted a stop action, or the plan has run out (it then gives up).
+    """
+
+    skill: str = ""
+
+    def __init__(self) -> None:
+        self._gen: Actions | None = None
+        self._exhausted = False
+        self._stopped = False
+        self.r: Robot | None = None
+
+    def plan(self, r: Robot) -> Actions:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def terminated(self, r: Robot) -> bool:
+        """The skill's own termination condition on the live state (default: only the plan ends it)."""
+        return False
+
+    def reset(self, env: Any) -> None:
+        self.r = Robot(env)
+        self._gen = self.plan(self.r)
+        self._exhausted = False
+        self._stopped = False
+
+    def act(self, obs: dict[str, np.ndarray], env: Any) -> np.ndarray:
+        if self._gen is None or self.r is None:
+            raise RuntimeError(f"{type(self).__name__}.act called before reset(env)")
+        if not self._exhausted:
+            try:
+                a = next(self._gen)
+                stop = self.r.act.slices.get("rearrange_stop")
+                self._stopped = stop is not None and float(a[stop][0]) > 0.0
+                return a
+            except StopIteration:
+                self._exhausted = True
+        return self.r.flat(hold_rest(self.r))
+
+    def done(self) -> bool:
+        if self.r is None:
+            return False
+        return self._exhausted or self._stopped or self.terminated(self.r)
