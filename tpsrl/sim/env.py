@@ -1,21 +1,26 @@
 """`RearrangeEnv`: a `gymnasium.Env` over any simulator backend, with HAB action/observation spaces.
 
-Rewards come from a pluggable `Task` as named terms (summed here, reported per term in
-`info["reward_terms"]`); the default task samples random episodes and gives no reward, which is what
-the demo and the simulator benchmark use. Skill training tasks plug in through the same protocol.
+Episodes, rewards, success and failures come from a pluggable `Task` (`tpsrl.sim.task`): raw reward
+terms are scaled here in one place, summed into the reward and reported per term
+(`info["reward_terms"]`; per episode `episode_stats["return/<term>"]`, the only per-episode sum). The
+default task samples random episodes and gives no reward (demo, simulator benchmark). Skill tasks
+(`skills.registry`) plug in through the same protocol.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
 from .backend import DepthSettings, SimBackend, make_backend
-from .episode import EpisodeSpec, load_episodes
+from .episode import EpisodeSpec
 from .sensors import ACTIONS, SENSORS, SensorContext
+from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
+
+__all__ = ["EnvConfig", "RearrangeEnv", "RearrangeEnvFactory", "Task", "TaskStep", "FreeTask", "register"]
 
 ALL_OBSERVATIONS = tuple(SENSORS)
 
@@ -38,12 +43,16 @@ class EnvConfig:
     """Episode length cap (truncation)."""
     n_targets: int = 1
     """Target objects per episode (sizes the per-target sensors)."""
+    grip_release: float = 0.0
+    """grip_action below -grip_release releases a grasp (HAB: 0); values in between keep the grip."""
+    # The free task's episode choice, kept here so plain `EnvConfig(...)` configs still work; a
+    # task built from the registry carries these in its own config instead.
     clutter: tuple[int, int] = (0, 10)
-    """Inclusive range of clutter objects per sampled episode."""
+    """Free task: inclusive range of clutter objects per sampled episode."""
     layouts: tuple[int, ...] | None = None
-    """Layouts to sample from (None: all)."""
+    """Free task: layouts to sample from (None: all)."""
     episodes_file: str | None = None
-    """JSON file of fixed episodes, cycled in order, instead of sampling."""
+    """Free task: JSON file of fixed episodes, cycled in order, instead of sampling."""
 
     def __post_init__(self) -> None:
         self.actions = tuple(self.actions)
@@ -59,6 +68,8 @@ class EnvConfig:
                 raise ValueError(f"env.observations: unknown observation {o!r}; accepted: {list(SENSORS)}")
         if self.max_steps < 1:
             raise ValueError(f"env.max_steps: {self.max_steps} must be >= 1")
+        if not self.grip_release >= 0.0:
+            raise ValueError(f"env.grip_release: {self.grip_release} must be >= 0")
         if self.n_targets < 0:
             raise ValueError(f"env.n_targets: {self.n_targets} must be >= 0")
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
@@ -73,48 +84,6 @@ class EnvConfig:
         return tuple(a for a in self.actions if self.base_movement or a != "base_velocity")
 
 
-@dataclass
-class TaskStep:
-    """What a task says about one step."""
-
-    reward_terms: dict[str, float] = field(default_factory=dict)
-    terminated: bool = False
-    success: bool = False
-    info: dict[str, float] = field(default_factory=dict)
-
-
-class Task(Protocol):
-    """A training or evaluation task on top of the simulator (rewards, success, episode choice)."""
-
-    def episode(self, backend: SimBackend, rng: np.random.Generator, cfg: EnvConfig) -> EpisodeSpec: ...
-    def reset(self, backend: SimBackend) -> None: ...
-    def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep: ...
-
-
-class FreeTask:
-    """Random episodes, no reward, no termination: free roaming for demos and benchmarks."""
-
-    def __init__(self) -> None:
-        self._fixed: list[EpisodeSpec] | None = None
-        self._next = 0
-
-    def episode(self, backend: SimBackend, rng: np.random.Generator, cfg: EnvConfig) -> EpisodeSpec:
-        if cfg.episodes_file is not None:
-            if self._fixed is None:
-                self._fixed = load_episodes(cfg.episodes_file)
-            spec = self._fixed[self._next % len(self._fixed)]
-            self._next += 1
-            return spec
-        layout = None if cfg.layouts is None else int(rng.choice(cfg.layouts))
-        return backend.sample_episode(rng, layout=layout, n_targets=cfg.n_targets, n_clutter=cfg.clutter)
-
-    def reset(self, backend: SimBackend) -> None:
-        pass
-
-    def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
-        return TaskStep()
-
-
 class RearrangeEnv(gym.Env):
     """HAB-style rearrangement env: dict observations, one flat Box action in [-1, 1]."""
 
@@ -123,8 +92,10 @@ class RearrangeEnv(gym.Env):
     def __init__(
         self, config: EnvConfig | dict | None = None, task: Task | None = None, render_mode: str | None = None
     ) -> None:
+        if config is None and task is not None:
+            config = task.env_config()
         self.cfg = config if isinstance(config, EnvConfig) else EnvConfig(**(config or {}))
-        self.task = task or FreeTask()
+        self.task: Task = task or FreeTask(_free_config(self.cfg))
         self.render_mode = render_mode
         self.backend: SimBackend = make_backend(self.cfg.backend, depth=self.cfg.depth)
         self._slices: dict[str, slice] = {}
@@ -149,6 +120,8 @@ class RearrangeEnv(gym.Env):
         self._ctx: SensorContext | None = None
         self._t = 0
         self._return_terms: dict[str, float] = {}
+        self._scales = dict(self.task.reward_scales)
+        self._causes = _failure_causes(self.task, self.cfg)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -156,11 +129,11 @@ class RearrangeEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        spec = (options or {}).get("episode") or self.task.episode(self.backend, self._rng, self.cfg)
+        spec = (options or {}).get("episode") or self.task.episodes.sample(self.backend, self._rng)
         if isinstance(spec, dict):
             spec = EpisodeSpec.from_dict(spec)
         self.backend.reset(spec)
-        self.task.reset(self.backend)
+        self.task.reset(self.backend, spec)
         handles = [t.handle for t in spec.targets]
         goals = np.array([t.goal for t in spec.targets], dtype=np.float64).reshape(-1, 3)
         nav = None if spec.nav_goal is None else np.asarray(spec.nav_goal)
@@ -179,10 +152,7 @@ class RearrangeEnv(gym.Env):
                 f"action: expected {self.action_space.shape[0]} finite values for {list(self._slices)}, got {action!r}"
             )
         parts = {k: a[s] for k, s in self._slices.items()}
-        grip = parts.get("grip_action")
-        self.backend.step(
-            parts.get("arm_action"), None if grip is None else float(grip[0]), parts.get("base_velocity")
-        )
+        self.backend.step(parts.get("arm_action"), self._grip_command(parts), parts.get("base_velocity"))
         self._t += 1
         info: dict[str, Any] = {
             "force_instant": self.backend.force_instant,
@@ -190,27 +160,44 @@ class RearrangeEnv(gym.Env):
         }
         if self.backend.unstable:
             info["physics_unstable"] = True
-            info["episode_stats"] = {"steps": float(self._t), "physics_unstable": 1.0, "success": 0.0}
+            info["episode_stats"] = self._episode_stats(success=False, stop=False, failure="unstable")
+            info["episode_stats"]["physics_unstable"] = 1.0
             obs = {k: np.zeros(s.shape, np.float32) for k, s in self.observation_space.spaces.items()}
             return obs, 0.0, True, False, info
         ts = self.task.step(self.backend, parts)
         stop = "rearrange_stop" in parts and float(parts["rearrange_stop"][0]) > 0.0
         terminated = ts.terminated or stop
         truncated = not terminated and self._t >= self.cfg.max_steps
-        reward = float(sum(ts.reward_terms.values()))
-        for k, v in ts.reward_terms.items():
+        terms = scale_terms(ts.reward_terms, self._scales)
+        for k, v in terms.items():
             self._return_terms[k] = self._return_terms.get(k, 0.0) + v
-        info["reward_terms"] = ts.reward_terms
+        info["reward_terms"] = terms
         info.update(ts.info)
         if terminated or truncated:
-            info["episode_stats"] = {
-                "steps": float(self._t),
-                "success": float(ts.success),
-                "stop_called": float(stop),
-                "physics_unstable": 0.0,
-                **{f"return/{k}": v for k, v in self._return_terms.items()},
-            }
-        return self._observe(), reward, terminated, truncated, info
+            failure = ts.failure
+            if failure is None and not ts.success:
+                failure = "timeout" if truncated else "stop"
+            info["episode_stats"] = self._episode_stats(ts.success, stop, failure)
+        return self._observe(), float(sum(terms.values())), terminated, truncated, info
+
+    def _grip_command(self, parts: dict[str, np.ndarray]) -> float | None:
+        """The backend's grip command: >= 0 grasp, < 0 release, None (keep) inside the release band."""
+        grip = parts.get("grip_action")
+        if grip is None:
+            return None
+        g = float(grip[0])
+        return None if -self.cfg.grip_release <= g < 0.0 else g
+
+    def _episode_stats(self, success: bool, stop: bool, failure: str | None) -> dict[str, float]:
+        """The end-of-episode record: steps, success, every failure cause as 0/1, per-term returns."""
+        return {
+            "steps": float(self._t),
+            "success": float(success),
+            "stop_called": float(stop),
+            "physics_unstable": 0.0,
+            **{f"fail/{c}": float(c == failure) for c in self._causes},
+            **{f"return/{k}": self._return_terms.get(k, 0.0) for k in self._scales},
+        }
 
     def render(self) -> np.ndarray | None:
         if self.render_mode == "rgb_array":
@@ -221,15 +208,47 @@ class RearrangeEnv(gym.Env):
         self.backend.close()
 
 
+def _free_config(cfg: EnvConfig) -> FreeTaskConfig:
+    return FreeTaskConfig(cfg.n_targets, cfg.clutter, cfg.layouts, cfg.episodes_file, cfg.max_steps)
+
+
+def _failure_causes(task: Task, cfg: EnvConfig) -> tuple[str, ...]:
+    """Every cause an episode of `task` can fail with (each is logged as fail/<cause>, 0 or 1)."""
+    extra = ("timeout", "unstable") + (("stop",) if "rearrange_stop" in cfg.active_actions else ())
+    return tuple(dict.fromkeys((*task.failure_causes, *extra)))
+
+
 @dataclass(frozen=True)
 class RearrangeEnvFactory:
-    """A picklable zero-argument env factory (what the VER engine's worker processes call)."""
+    """A picklable zero-argument env factory (what the VER engine's worker processes call).
+
+    Without `task`, builds the free task over `config` (`EnvConfig` fields). With `task`, builds the
+    registered task from `task_config` (its config fields as plain data) in the registry `registry`
+    ("module:attribute"; skills use "skills.registry:TASKS"); `config` then overrides `EnvConfig` fields
+    of the task's own env config.
+    """
 
     config: dict[str, Any] = field(default_factory=dict)
     """`EnvConfig` fields as plain data."""
+    task: str | None = None
+    """Registered task name; None: the free task."""
+    task_config: dict[str, Any] = field(default_factory=dict)
+    """The task's config fields as plain data."""
+    registry: str = "tpsrl.sim.task:TASKS"
+    """Where the task name is looked up, as "module:attribute"."""
 
     def __call__(self) -> RearrangeEnv:
-        return RearrangeEnv(EnvConfig(**self.config))
+        if self.task is None:
+            return RearrangeEnv(EnvConfig(**self.config))
+        task = make_task(self.task, self.task_config, self.registry)
+        cfg = task.env_config()
+        if self.config:
+            cfg = EnvConfig(**{**_fields(cfg), **self.config})
+        return RearrangeEnv(cfg, task=task)
+
+
+def _fields(cfg: EnvConfig) -> dict[str, Any]:
+    return {f: getattr(cfg, f) for f in cfg.__dataclass_fields__}
 
 
 def register() -> None:
