@@ -56,7 +56,14 @@ class Rollout:
     episodes: list[dict]  # episodes that ended in this rollout (see workers.EnvRunner._step)
 
 
+_ROWS = ("prev_action", "action", "state", "log_prob", "value", "reward", "truncation_value", "env",
+         "episode_start", "terminated", "truncated", "complete")  # fmt: skip
+
+
 class RolloutBuffer:
+    """Step data by slot, as tensors `[C, ...]` (what the learner reads) with numpy views of the same
+    memory (`np`, `np_obs`: what the collector writes)."""
+
     def __init__(
         self, capacity: int, obs_space: gym.spaces.Dict, action_dim: int, state_shape: tuple[int, ...]
     ):
@@ -79,42 +86,48 @@ class RolloutBuffer:
         self.truncated = torch.zeros(capacity, dtype=torch.bool)
         self.complete = torch.zeros(capacity, dtype=torch.bool)
         self.size = 0
-        # numpy views sharing memory with the tensors: per-step scalar writes cost ~100x less
-        self._np = {k: getattr(self, k).numpy() for k in ("reward", "terminated", "truncated", "complete",
-                                                          "truncation_value")}  # fmt: skip
+        # numpy views sharing memory with the tensors: the collector's writes cost ~10-100x less in numpy
+        self.np_obs = {k: x.numpy() for k, x in self.obs.items()}
+        self.np = {k: getattr(self, k).numpy() for k in _ROWS}
 
     def _rows(self) -> list[Tensor]:
         return [*self.obs.values(), self.prev_action, self.action, self.state, self.log_prob, self.value,
                 self.reward, self.truncation_value, self.env, self.episode_start, self.terminated,
                 self.truncated, self.complete]  # fmt: skip
 
-    def allocate(self, env: Tensor, obs: dict[str, Tensor], prev_action: Tensor, state: Tensor,
-                 episode_start: Tensor, action: Tensor, log_prob: Tensor, value: Tensor) -> Tensor:  # fmt: skip
-        """Stores B steps whose actions were just chosen; returns their `[B]` slots."""
-        b = len(env)
-        if self.size + b > self.capacity:
+    def allocate(self, env: np.ndarray, obs: dict[str, np.ndarray], prev_action: np.ndarray, state: np.ndarray,
+                 episode_start: np.ndarray, action: np.ndarray, log_prob: np.ndarray, value: np.ndarray) -> np.ndarray:  # fmt: skip
+        """Stores B steps whose actions were just chosen (numpy `[B, ...]` arrays); returns their `[B]` slots."""
+        b, lo = len(env), self.size
+        if lo + b > self.capacity:
             raise RuntimeError(f"rollout buffer full ({self.capacity} slots)")
-        slots = torch.arange(self.size, self.size + b)
+        hi, np_ = lo + b, self.np
         for k, x in obs.items():
-            self.obs[k][slots] = x
-        self.env[slots], self.prev_action[slots], self.state[slots] = env, prev_action, state
-        self.episode_start[slots], self.action[slots] = episode_start, action
-        self.log_prob[slots], self.value[slots] = log_prob, value
-        self.complete[slots] = False
-        self.size += b
-        return slots
+            self.np_obs[k][lo:hi] = x
+        np_["env"][lo:hi], np_["prev_action"][lo:hi], np_["state"][lo:hi] = env, prev_action, state
+        np_["episode_start"][lo:hi], np_["action"][lo:hi] = episode_start, action
+        np_["log_prob"][lo:hi], np_["value"][lo:hi] = log_prob, value
+        np_["complete"][lo:hi] = False
+        self.size = hi
+        return np.arange(lo, hi)
 
-    def complete_step(self, slot: int, reward: float, terminated: bool, truncated: bool) -> None:
-        np_ = self._np
-        np_["reward"][slot], np_["terminated"][slot], np_["truncated"][slot] = reward, terminated, truncated
-        np_["truncation_value"][slot] = 0.0
-        np_["complete"][slot] = True
+    def complete_steps(self, slots: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
+                       truncated: np.ndarray) -> None:  # fmt: skip
+        """Records the results `[B]` of the steps at `slots` `[B]`."""
+        np_ = self.np
+        np_["reward"][slots], np_["terminated"][slots], np_["truncated"][slots] = (
+            reward,
+            terminated,
+            truncated,
+        )
+        np_["truncation_value"][slots] = 0.0
+        np_["complete"][slots] = True
 
-    def carry_pending(self) -> Tensor:
-        """Starts a new rollout keeping only the steps still in flight; returns their new `[P]` slots in
-        the order of their old slots."""
-        keep = torch.nonzero(~self.complete[: self.size]).squeeze(1)
-        carry_rows(self._rows(), keep)
+    def carry_pending(self) -> np.ndarray:
+        """Starts a new rollout keeping only the steps still in flight; returns their old slots `[P]`
+        (ascending): the step at old slot keep[i] is now at slot i."""
+        keep = np.flatnonzero(~self.np["complete"][: self.size])
+        carry_rows(self._rows(), torch.from_numpy(keep))
         self.size = len(keep)
         return keep
 

@@ -6,29 +6,32 @@
 - `nover`: the same asynchronous loop with a quota of T steps per environment.
 - `sync`: the quota of T plus a batch of all N environments (step all, wait for all).
 
+Once `min_batch` environments are ready, the loop may wait up to `batch_wait_ms` for more (never past
+`max_batch` or the environments that can still join): one acting call costs about the same for 1 or 16
+environments. All per-environment bookkeeping is numpy (a torch scalar op costs ~30x more); torch is
+used only for the policy call.
+
 Room for multi-GPU VER: `collect(stop=...)` is the hook for straggler preemption (a rank stops when the
 others have collected enough), and the target step count is per collector.
 """
 
 from __future__ import annotations
 
-import collections
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import gymnasium as gym
+import numpy as np
 import torch
-from torch import Tensor
 
 from tpsrl.engine import shm
 from tpsrl.engine.buffer import Rollout, RolloutBuffer
 from tpsrl.engine.envs import EnvFactory
 from tpsrl.engine.policy import ActorCritic
-from tpsrl.engine.workers import Command, EnvPool, ProcessPool, Reply, SerialPool, command, decode
+from tpsrl.engine.workers import STEPPED, Command, EnvPool, ProcessPool, Reply, SerialPool, command, decode
 
 MODES = ("ver", "nover", "sync")
-_STEP = command(Command.STEP)  # the same bytes every time: encode once
 
 
 @dataclass
@@ -38,13 +41,18 @@ class EngineConfig:
     mode: str = "ver"
     """Collection mode: ver (variable experience rollout) | nover (async, fixed T per env) | sync (DD-PPO)."""
     num_envs: int = 16
-    """N, the number of environments (one worker process each)."""
+    """N, the number of environments."""
+    envs_per_worker: int = 1
+    """Environments stepped by one worker process (one after the other); fewer processes than cores wastes
+    none, more than cores costs context switches. 1 suits envs that wait (I/O, sleep, GPU)."""
     rollout_steps: int = 128
     """T; every rollout holds T x N steps."""
     min_batch: int = 1
     """ver/nover: smallest inference batch to wait for (capped by the environments that can still reply)."""
     max_batch: int = 0
     """ver/nover: largest inference batch; 0 means N."""
+    batch_wait_ms: float = 0.0
+    """ver/nover: once min_batch envs are ready, wait at most this long for more before acting (0: act at once)."""
     importance_weight_max: float = 1.0
     """Truncation of VER's importance weights (T + 1) / steps of the env."""
     serial: bool = False
@@ -65,16 +73,18 @@ class Plan:
     """Max steps per env per rollout (None: no quota)."""
     min_batch: int
     max_batch: int
+    wait_s: float
+    """Longest wait for a fuller batch once min_batch envs are ready."""
 
 
 def plan_for(cfg: EngineConfig) -> Plan:
-    n = cfg.num_envs
+    n, wait = cfg.num_envs, cfg.batch_wait_ms / 1000.0
     if cfg.mode == "ver":
-        return Plan(None, cfg.min_batch, cfg.max_batch or n)
+        return Plan(None, cfg.min_batch, cfg.max_batch or n, wait)
     if cfg.mode == "nover":
-        return Plan(cfg.rollout_steps, cfg.min_batch, cfg.max_batch or n)
+        return Plan(cfg.rollout_steps, cfg.min_batch, cfg.max_batch or n, wait)
     if cfg.mode == "sync":
-        return Plan(cfg.rollout_steps, n, n)
+        return Plan(cfg.rollout_steps, n, n, 0.0)
     raise ValueError(f"engine.mode={cfg.mode!r}; accepted: {', '.join(MODES)}")
 
 
@@ -91,7 +101,12 @@ class CollectStats:
 
 
 class Collector:
-    """Drives the environments with the policy and fills the rollout buffer."""
+    """Drives the environments with the policy and fills the rollout buffer.
+
+    Per-environment bookkeeping (numpy, `[N]` or `[N, ...]`): `state` (recurrent state after the env's
+    last chosen action), `prev_action` (that action, clipped), `episode_start`, `pending` (buffer slot
+    of the step in flight, or -1), `contributed` (steps allocated this rollout), `ready` (may act now).
+    """
 
     def __init__(self, cfg: EngineConfig, pool: EnvPool, policy: ActorCritic, obs_space: gym.spaces.Dict,
                  action_space: gym.spaces.Box, device: torch.device, seed: int, gamma: float,
@@ -101,108 +116,116 @@ class Collector:
         self.gamma, self.lam, self.seed = gamma, lam, seed
         n, a = cfg.num_envs, action_space.shape[0]
         self.keys = list(obs_space.spaces)
-        self.low = torch.as_tensor(action_space.low, dtype=torch.float32)
-        self.high = torch.as_tensor(action_space.high, dtype=torch.float32)
+        self.low = action_space.low.astype(np.float32)
+        self.high = action_space.high.astype(np.float32)
         self.buffer = RolloutBuffer(cfg.rollout_steps * n + n, obs_space, a, policy.state_shape())
-        self.state = torch.zeros(n, *policy.state_shape())
-        self.prev_action = torch.zeros(n, a)
-        self.episode_start = torch.ones(n, dtype=torch.bool)
-        self.pending = torch.full((n,), -1, dtype=torch.long)  # slot of the step in flight, or -1
-        self.contributed = torch.zeros(n, dtype=torch.long)  # steps allocated this rollout
-        self.ready: set[int] = set()
-        self.backlog: collections.deque[tuple[int, bytes]] = collections.deque()  # arrived, not yet used
+        self.state = np.zeros((n, *policy.state_shape()), np.float32)
+        self.prev_action = np.zeros((n, a), np.float32)
+        self.episode_start = np.ones(n, bool)
+        self.pending = np.full(n, -1, np.int64)
+        self.contributed = np.zeros(n, np.int64)
+        self.ready = np.zeros(n, bool)
+        self.backlog: list[tuple[int, bytes]] = []  # arrived, not yet used
         self.episodes: list[dict] = []
         self.truncated: list[tuple[int, int]] = []  # (env, slot) awaiting a bootstrap value
         self.stats = CollectStats()
         self.started = False
+        self._wait_until: float | None = None  # deadline of the current wait for a fuller batch
         self.handlers: dict[Reply, Callable[[int, object], None]] = {
             Reply.RESET_DONE: self._on_reset,
-            Reply.STEPPED: self._on_step,
-            Reply.EPISODE_END: self._on_step,
+            Reply.EPISODE_END: self._on_episode_end,
         }
 
     # ----- replies
     def _on_reset(self, env: int, payload: object) -> None:
-        self.ready.add(env)
+        self.ready[env] = True
 
-    def _on_step(self, env: int, episode: object) -> None:
+    def _on_episode_end(self, env: int, episode: object) -> None:
+        self.episodes.append(episode)  # type: ignore[arg-type]
+        self._complete(np.array([env]))
+
+    def _complete(self, envs: np.ndarray) -> None:
+        """Records the step results of `envs` `[B]` (read from shared memory) in their slots."""
         v = self.pool.views
-        slot = int(self.pending[env])
-        terminated, truncated = bool(v["terminated"][env]), bool(v["truncated"][env])
-        self.buffer.complete_step(slot, float(v["reward"][env]), terminated, truncated)
-        self.pending[env] = -1
-        self.episode_start[env] = terminated or truncated
-        if truncated and not terminated:
-            self.truncated.append((env, slot))
-        if episode is not None:
-            self.episodes.append(episode)  # type: ignore[arg-type]
-        self.ready.add(env)
+        slots = self.pending[envs]
+        terminated, truncated = v["terminated"][envs], v["truncated"][envs]
+        self.buffer.complete_steps(slots, v["reward"][envs], terminated, truncated)
+        self.pending[envs] = -1
+        self.episode_start[envs] = terminated | truncated
+        cut = truncated & ~terminated
+        if cut.any():
+            self.truncated += zip(envs[cut].tolist(), slots[cut].tolist(), strict=True)
+        self.ready[envs] = True
 
     def _dispatch(self, replies: Sequence[tuple[int, bytes]]) -> None:
+        """Plain steps are completed together; other replies go through `handlers`."""
+        stepped = [env for env, message in replies if message == STEPPED]
+        if stepped:
+            self._complete(np.array(stepped))
         for env, message in replies:
-            kind, payload = decode(env, message)
-            self.handlers[kind](env, payload)
+            if message != STEPPED:
+                kind, payload = decode(env, message)
+                self.handlers[kind](env, payload)
 
     # ----- policy calls
-    def _obs(self, envs: list[int], prefix: str = "obs") -> dict[str, Tensor]:
-        return {
-            k: torch.from_numpy(self.pool.views[f"{prefix}/{k}"][envs]).to(self.device) for k in self.keys
-        }
+    def _obs(self, envs: np.ndarray, prefix: str = "obs") -> dict[str, np.ndarray]:
+        """`{key: [B, *shape]}` copies of the observations of `envs`."""
+        return {k: self.pool.views[f"{prefix}/{k}"][envs] for k in self.keys}
 
-    def _inputs(self, envs: list[int]) -> tuple[Tensor, Tensor, Tensor]:
-        """Env index `[B]`, previous action `[B, A]` and state `[B, layers, 2, H]`, zeroed at episode starts."""
-        idx = torch.tensor(envs, dtype=torch.long)
-        keep = (~self.episode_start[idx]).float()
-        return idx, self.prev_action[idx] * keep[:, None], self.state[idx] * keep[:, None, None, None]
+    def _torch(self, x: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(x).to(self.device)
 
-    def _value(self, obs: dict[str, Tensor], prev: Tensor, state: Tensor) -> Tensor:
-        return self.policy.value(obs, prev.to(self.device), state.to(self.device)).cpu()
+    def _inputs(self, envs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Previous action `[B, A]` and state `[B, *state_shape]` of `envs`, zeroed at episode starts."""
+        keep = ~self.episode_start[envs]
+        state = self.state[envs]
+        return self.prev_action[envs] * keep[:, None], state * keep.reshape(-1, *[1] * (state.ndim - 1))
+
+    def _value(self, obs: dict[str, np.ndarray], prev: np.ndarray, state: np.ndarray) -> torch.Tensor:
+        t = {k: self._torch(x) for k, x in obs.items()}
+        return self.policy.value(t, self._torch(prev), self._torch(state)).cpu()
 
     def _bootstrap_truncated(self) -> None:
         """Value of the final observation of truncated episodes, after that step (its action, new state)."""
-        envs, slots = zip(*self.truncated, strict=True)
-        idx = torch.tensor(envs)
-        values = self._value(self._obs(list(envs), "final_obs"), self.prev_action[idx], self.state[idx])
-        self.buffer.truncation_value[list(slots)] = values
+        envs, slots = (np.array(x) for x in zip(*self.truncated, strict=True))
+        values = self._value(self._obs(envs, "final_obs"), self.prev_action[envs], self.state[envs])
+        self.buffer.np["truncation_value"][slots] = values.numpy()
         self.truncated = []
 
-    def _act(self, envs: list[int]) -> None:
-        idx, prev, state = self._inputs(envs)
+    def _act(self, envs: np.ndarray) -> None:
+        prev, state = self._inputs(envs)
         obs = self._obs(envs)
-        action, log_prob, value, next_state = self.policy.act(
-            obs, prev.to(self.device), state.to(self.device)
-        )
-        action = action.cpu()
+        t_obs = {k: self._torch(x) for k, x in obs.items()}
+        action, log_prob, value, next_state = self.policy.act(t_obs, self._torch(prev), self._torch(state))
+        a = action.cpu().numpy()
         # Send first, book-keep after: the environments step while the buffer is written. Their replies
         # are only read by this thread's next `_receive`, after `pending` is set below.
-        self.pool.views["action"][envs] = action.numpy()
-        for e in envs:
-            self.ready.discard(e)
-            self.pool.send(e, _STEP)
-        cpu_obs = {k: x.cpu() for k, x in obs.items()}
-        slots = self.buffer.allocate(idx, cpu_obs, prev, state, self.episode_start[idx].clone(), action,
-                                     log_prob.cpu(), value.cpu())  # fmt: skip
-        self.state[idx] = next_state.cpu()
-        self.prev_action[idx] = torch.maximum(torch.minimum(action, self.high), self.low)
-        self.episode_start[idx] = False
-        self.pending[idx] = slots
-        self.contributed[idx] += 1
+        self.pool.views["action"][envs] = a
+        self.pool.step(envs.tolist())
+        self.ready[envs] = False
+        self.pending[envs] = self.buffer.allocate(envs, obs, prev, state, self.episode_start[envs], a,
+                                                  log_prob.cpu().numpy(), value.cpu().numpy())  # fmt: skip
+        self.state[envs] = next_state.cpu().numpy()
+        self.prev_action[envs] = np.clip(a, self.low, self.high)
+        self.episode_start[envs] = False
+        self.contributed[envs] += 1
         self.stats.inference_calls += 1
+        self._wait_until = None
 
     # ----- the loop
     def start(self) -> None:
         """Resets every environment (seeded) and waits for them."""
         for e in range(self.cfg.num_envs):
             self.pool.send(e, command(Command.RESET, seed=self.seed + e))
-        while len(self.ready) < self.cfg.num_envs:
+        while not self.ready.all():
             self._dispatch(self.pool.poll())
         self.started = True
 
-    def _eligible(self) -> list[int]:
+    def _eligible(self) -> np.ndarray:
         """Ready environments that may act, least contributed first."""
-        envs = sorted(self.ready, key=lambda e: (int(self.contributed[e]), e))
-        quota = self.plan.quota
-        return envs if quota is None else [e for e in envs if int(self.contributed[e]) < quota]
+        mask = self.ready if self.plan.quota is None else self.ready & (self.contributed < self.plan.quota)
+        envs = np.flatnonzero(mask)
+        return envs[np.argsort(self.contributed[envs], kind="stable")]
 
     def _may_join(self) -> int:
         """Environments in flight that, once back, may act again this rollout."""
@@ -211,28 +234,40 @@ class Collector:
             flying &= self.contributed < self.plan.quota
         return int(flying.sum())
 
-    def _receive(self, target: int, block: bool) -> int:
-        """Takes arrived replies (waiting for at least one if `block`), least contributed first, up to
-        `target` completed steps; the rest stay in the backlog, in flight. Returns steps completed."""
-        if not (block and self.backlog):
-            self.backlog.extend(self.pool.poll(None if block else 0.0))
-        if block and not self.backlog:
+    def _receive(self, target: int, timeout: float | None) -> int:
+        """Takes arrived replies (waiting up to `timeout`, or for at least one if None), least contributed
+        first, up to `target` completed steps; the rest stay in the backlog, in flight. Returns the steps
+        completed."""
+        if timeout is not None or not self.backlog:
+            self.backlog += self.pool.poll(timeout)
+        if timeout is None and not self.backlog:
             raise RuntimeError("collector stalled: no environment in flight and none may act (engine bug)")
         if not self.backlog:
             return 0
-        arrived = sorted(self.backlog, key=lambda r: (int(self.contributed[r[0]]), r[0]))
-        self.backlog = collections.deque(arrived[target:])
+        arrived = self.backlog
+        if len(arrived) > target:
+            arrived = sorted(arrived, key=lambda r: (int(self.contributed[r[0]]), r[0]))
+        self.backlog = arrived[target:]
         self._dispatch(arrived[:target])
         if self.truncated:
             self._bootstrap_truncated()
         return min(target, len(arrived))
 
+    def _batch_wait(self, ready: int, joinable: int) -> float:
+        """Seconds still to wait for a fuller batch (0: act now)."""
+        if self.plan.wait_s <= 0 or ready >= self.plan.max_batch or joinable == 0:
+            return 0.0
+        now = time.perf_counter()
+        if self._wait_until is None:
+            self._wait_until = now + self.plan.wait_s
+        return max(0.0, self._wait_until - now)
+
     def _new_rollout(self) -> None:
         """Moves steps in flight to the front of the buffer; they count for this rollout."""
         keep = self.buffer.carry_pending()
         flying = self.pending >= 0
-        self.pending[flying] = torch.searchsorted(keep, self.pending[flying])
-        self.contributed = flying.long()
+        self.pending[flying] = np.searchsorted(keep, self.pending[flying])
+        self.contributed = flying.astype(np.int64)
         self.stats = CollectStats(carried_in=len(keep))
         self.episodes = []
 
@@ -245,26 +280,27 @@ class Collector:
         while done < target:
             if stop is not None and stop():
                 return None
-            done += self._receive(target - done, block=False)
+            done += self._receive(target - done, timeout=0.0)
             if done >= target:
                 break
-            eligible = self._eligible()
-            if eligible and len(eligible) >= min(self.plan.min_batch, len(eligible) + self._may_join()):
-                self._act(eligible[: self.plan.max_batch])
+            eligible, joinable = self._eligible(), self._may_join()
+            if len(eligible) == 0 or len(eligible) < min(self.plan.min_batch, len(eligible) + joinable):
+                done += self._receive(target - done, timeout=None)
+            elif wait := self._batch_wait(len(eligible), joinable):
+                done += self._receive(target - done, timeout=wait)
             else:
-                done += self._receive(target - done, block=True)
+                self._act(eligible[: self.plan.max_batch])
         return self._finish(time.perf_counter() - t0)
 
     def _finish(self, seconds: float) -> Rollout:
         """Bootstrap values for environments with nothing in flight, then GAE and weights."""
         tail = torch.zeros(self.cfg.num_envs)
-        idle = torch.nonzero(self.pending < 0).squeeze(1).tolist()
-        if idle:
-            idx, prev, state = self._inputs(idle)
-            tail[idx] = self._value(self._obs(idle), prev, state)
+        idle = np.flatnonzero(self.pending < 0)
+        if len(idle):
+            tail[torch.from_numpy(idle)] = self._value(self._obs(idle), *self._inputs(idle))
         s = self.stats
         s.seconds, s.carried_out = seconds, int((self.pending >= 0).sum())
-        done_per_env = self.contributed - (self.pending >= 0).long()
+        done_per_env = self.contributed - (self.pending >= 0)
         s.min_env_steps, s.max_env_steps = int(done_per_env.min()), int(done_per_env.max())
         return self.buffer.finish(tail, self.gamma, self.lam, self.cfg.num_envs, self.cfg.rollout_steps,
                                   self.cfg.importance_weight_max, self.episodes)  # fmt: skip
@@ -276,7 +312,8 @@ class Collector:
 def build_pool(cfg: EngineConfig, factories: Sequence[EnvFactory], spec: shm.ShmSpec) -> EnvPool:
     if cfg.serial:
         return SerialPool(factories, spec)
-    return ProcessPool(factories, spec, cfg.start_method, cfg.step_timeout_s, cfg.start_timeout_s)
+    return ProcessPool(factories, spec, cfg.start_method, cfg.step_timeout_s, cfg.start_timeout_s,
+                       envs_per_worker=cfg.envs_per_worker)  # fmt: skip
 
 
 def build_collector(cfg: EngineConfig, factories: Sequence[EnvFactory], policy: ActorCritic,

@@ -1,17 +1,25 @@
-"""Environment workers: one process per environment speaking an explicit message protocol.
+"""Environment workers: processes that each step `engine.envs_per_worker` environments, speaking an explicit
+message protocol.
 
-Main -> worker messages are a `Command` byte (RESET carries an 8-byte seed); worker -> main replies are a
-`Reply` byte, plus a pickled payload only at episode end (statistics) or on error (traceback). Step
-inputs and outputs travel through shared memory (`shm.py`). `EnvRunner` holds the worker-side logic
-and dispatches commands through a dict; `ProcessPool` runs it in one process per env and `SerialPool`
-runs the very same code in-process (used by tests and for debugging).
+Main -> worker: a `Command` byte, then the worker-local env indices it applies to (STEP may name several:
+one message for all of a worker's envs in an inference batch), then a payload (RESET: an 8-byte seed).
+Worker -> main, per env:
+- a completed step with nothing to report is a 4-byte record (the env index) on one pipe shared by all
+  workers, so the trainer collects every finished step with a single read;
+- every other reply (RESET_DONE, EPISODE_END with its pickled statistics, ERROR with its traceback,
+  CLOSED) goes on the worker's own pipe as the env index, a `Reply` byte and the payload.
+Step inputs and outputs travel through shared memory (`shm.py`). `EnvRunner` holds the per-env logic and
+dispatches commands through a dict; `ProcessPool` runs it in worker processes and `SerialPool` runs the
+very same code in-process (used by tests and for debugging).
 """
 
 from __future__ import annotations
 
 import collections
+import math
 import multiprocessing as mp
 import multiprocessing.connection as mpc
+import os
 import pickle
 import select
 import signal
@@ -33,7 +41,7 @@ class Command(IntEnum):
 
     RESET = 1  # payload: int64 seed; reset, write obs
     STEP = 2  # read action from shm, step, auto-reset at episode end, write results
-    CLOSE = 3  # close the env and exit
+    CLOSE = 3  # close the envs and exit
 
 
 class Reply(IntEnum):
@@ -44,6 +52,12 @@ class Reply(IntEnum):
     EPISODE_END = 3  # step results written (obs is the reset obs); payload: pickled EpisodeInfo dict
     ERROR = 4  # payload: utf-8 traceback; the worker exits after sending it
     CLOSED = 5
+
+
+STEPPED = bytes([Reply.STEPPED])
+_STEP = bytes([Command.STEP])
+_RECORD = np.dtype("<i4")  # a shared-pipe record: the env index of a plain STEPPED reply
+_ENV = struct.Struct("<i")  # env index prefix of the messages on a worker's own pipe
 
 
 class WorkerError(RuntimeError):
@@ -75,6 +89,7 @@ class EnvRunner:
         }
 
     def handle(self, message: bytes) -> bytes:
+        """`Command` byte + payload -> `Reply` byte + payload."""
         return self.handlers[Command(message[0])](message[1:])
 
     def _write(self, prefix: str, obs: dict[str, Any]) -> None:
@@ -105,7 +120,7 @@ class EnvRunner:
             self._ep_terms[name] += float(value)
         if not (terminated or truncated):
             self._write("obs", obs)
-            return bytes([Reply.STEPPED])
+            return STEPPED
         self._write("final_obs", obs)
         episode = {
             "return": self._ep_return,
@@ -135,30 +150,6 @@ def serve_one(runner: EnvRunner, message: bytes) -> bytes:
         return _error_reply()
 
 
-def worker_main(
-    index: int, factory: EnvFactory, conn: mpc.Connection, block: Any, spec: shm.ShmSpec, n: int
-) -> None:
-    """Entry point of a worker process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle; it closes us
-    try:
-        runner = EnvRunner(index, factory, shm.views(block, spec, n))
-    except Exception:
-        conn.send_bytes(_error_reply())
-        return
-    while True:
-        try:
-            message = conn.recv_bytes()
-        except (EOFError, OSError):  # trainer went away
-            break
-        reply = serve_one(runner, message)
-        try:
-            conn.send_bytes(reply)
-        except (BrokenPipeError, OSError):
-            break
-        if reply[0] in (Reply.ERROR, Reply.CLOSED):
-            break
-
-
 def decode(index: int, reply: bytes) -> tuple[Reply, Any]:
     """Splits a reply into its kind and payload; an ERROR reply raises `WorkerError`."""
     kind = Reply(reply[0])
@@ -168,9 +159,16 @@ def decode(index: int, reply: bytes) -> tuple[Reply, Any]:
 
 
 def command(cmd: Command, seed: int | None = None) -> bytes:
+    """A command for one env (`Command` byte + payload), as `EnvRunner.handle` takes it."""
     if cmd is Command.RESET:
         return bytes([cmd]) + struct.pack("<q", -1 if seed is None else seed)
     return bytes([cmd])
+
+
+def worker_groups(num_envs: int, envs_per_worker: int) -> list[range]:
+    """The envs of each worker process: consecutive blocks of `envs_per_worker` (the last may be short)."""
+    k = max(1, envs_per_worker)
+    return [range(s, min(num_envs, s + k)) for s in range(0, num_envs, k)]
 
 
 class EnvPool(Protocol):
@@ -179,10 +177,17 @@ class EnvPool(Protocol):
     num_envs: int
     views: dict[str, np.ndarray]
 
-    def send(self, index: int, message: bytes) -> None: ...
+    def send(self, index: int, message: bytes) -> None:
+        """Sends one env a `command(...)`."""
+        ...
+
+    def step(self, envs: Sequence[int]) -> None:
+        """Starts a step of each of `envs` (actions already in `views["action"]`)."""
+        ...
 
     def poll(self, timeout: float | None = None) -> list[tuple[int, bytes]]:
-        """Replies that have arrived (blocks for at least one while any command is outstanding)."""
+        """Replies `(env, Reply byte + payload)` that have arrived (blocks for at least one while any
+        command is outstanding and `timeout` is None)."""
         ...
 
     def close(self) -> None: ...
@@ -205,6 +210,10 @@ class SerialPool:
     def send(self, index: int, message: bytes) -> None:
         self._outbox.append((index, serve_one(self.runners[index], message)))
 
+    def step(self, envs: Sequence[int]) -> None:
+        for e in envs:
+            self.send(e, _STEP)
+
     def poll(self, timeout: float | None = None) -> list[tuple[int, bytes]]:
         out = list(self._outbox)
         self._outbox.clear()
@@ -218,62 +227,151 @@ class SerialPool:
                 pass
 
 
-class ProcessPool:
-    """One process per environment; replies are awaited with a timeout and process-liveness checks so
-    that a dead or stuck worker is reported, never waited on forever."""
+def _worker_loop(runners: dict[int, EnvRunner], first: int, conn: mpc.Connection, records: int) -> None:
+    """Serves commands until CLOSE, an error, or the trainer going away."""
+    while True:
+        try:
+            message = conn.recv_bytes()
+        except (EOFError, OSError):  # trainer went away
+            return
+        cmd = message[0]
+        targets, body = (
+            (message[1:2], message[:1] + message[2:]) if cmd == Command.RESET else (message[1:], message[:1])
+        )
+        for local in targets:
+            env = first + local
+            reply = serve_one(runners[env], body)
+            try:
+                if reply == STEPPED:
+                    os.write(records, _ENV.pack(env))
+                else:
+                    conn.send_bytes(_ENV.pack(env) + reply)
+            except (BrokenPipeError, OSError):
+                return
+            if reply[0] == Reply.ERROR:
+                return
+        if cmd == Command.CLOSE:
+            return
 
-    def __init__(
-        self,
-        factories: Sequence[EnvFactory],
-        spec: shm.ShmSpec,
-        start_method: str,
-        timeout_s: float,
-        start_timeout_s: float = 300.0,
-    ) -> None:
+
+def worker_main(envs: range, factories: Sequence[EnvFactory], conn: mpc.Connection, records: mpc.Connection,
+                block: Any, spec: shm.ShmSpec, n: int) -> None:  # fmt: skip
+    """Entry point of a worker process stepping `envs` (built from `factories`, one per env)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle; it closes us
+    views = shm.views(block, spec, n)
+    runners: dict[int, EnvRunner] = {}
+    for env, factory in zip(envs, factories, strict=True):
+        try:
+            runners[env] = EnvRunner(env, factory, views)
+        except Exception:
+            conn.send_bytes(_ENV.pack(env) + _error_reply())
+            return
+    _worker_loop(runners, envs.start, conn, records.fileno())
+
+
+class ProcessPool:
+    """Worker processes of `envs_per_worker` envs each; replies are awaited with a timeout and
+    process-liveness checks so that a dead or stuck worker is reported, never waited on forever."""
+
+    def __init__(self, factories: Sequence[EnvFactory], spec: shm.ShmSpec, start_method: str, timeout_s: float,
+                 start_timeout_s: float = 300.0, *, envs_per_worker: int = 1) -> None:  # fmt: skip
         self.num_envs = num_envs = len(factories)
         self.timeout_s, self.start_timeout_s = timeout_s, start_timeout_s
-        self.answered: set[int] = set()  # workers that have replied once (started up)
+        self.groups = worker_groups(num_envs, envs_per_worker)
+        self.worker_of = [w for w, g in enumerate(self.groups) for _ in g]
+        self.answered: set[int] = set()  # envs that have replied once (their worker started up)
+        self.outstanding: set[int] = set()
         ctx = mp.get_context(start_method)
         block = shm.allocate(spec, num_envs, ctx)
         self.views = shm.views(block, spec, num_envs)
+        self.records, records_w = ctx.Pipe(duplex=False)
+        os.set_blocking(self.records.fileno(), False)
         self.conns: list[mpc.Connection] = []
         self.procs: list[Any] = []
-        self.outstanding: set[int] = set()
-        for i in range(num_envs):
+        for w, envs in enumerate(self.groups):
             parent, child = ctx.Pipe()
-            proc = ctx.Process(
-                target=worker_main,
-                args=(i, factories[i], child, block, spec, num_envs),
-                daemon=True,
-                name=f"env-{i}",
-            )
+            args = (envs, [factories[e] for e in envs], child, records_w, block, spec, num_envs)
+            proc = ctx.Process(target=worker_main, args=args, daemon=True, name=f"env-worker-{w}")
             proc.start()
             child.close()
             self.conns.append(parent)
             self.procs.append(proc)
-        # One poll object for the pipes, registered once; a dead worker's pipe reads as EOF.
+        records_w.close()
+        self._pending = b""  # a partial record (never expected: 4-byte writes to a pipe are atomic)
+        # One poll object, registered once; a dead worker's own pipe reads as EOF.
         self.poller = select.poll()
-        self.by_fd = {conn.fileno(): i for i, conn in enumerate(self.conns)}
+        self.poller.register(self.records.fileno(), select.POLLIN)
+        self.by_fd = {conn.fileno(): w for w, conn in enumerate(self.conns)}
         for fd in self.by_fd:
             self.poller.register(fd, select.POLLIN)
 
-    def send(self, index: int, message: bytes) -> None:
+    def _name(self, w: int) -> int | list[int]:
+        envs = list(self.groups[w])
+        return envs[0] if len(envs) == 1 else envs
+
+    def _send(self, w: int, message: bytes) -> None:
         try:
-            self.conns[index].send_bytes(message)
+            self.conns[w].send_bytes(message)
         except (BrokenPipeError, OSError):
-            self._raise_dead(index)
+            self._raise_dead(w)
+
+    def send(self, index: int, message: bytes) -> None:
+        w = self.worker_of[index]
+        local = index - self.groups[w].start
+        self._send(w, message[:1] + bytes([local]) + message[1:])
         self.outstanding.add(index)
 
-    def _raise_dead(self, index: int) -> None:
-        conn = self.conns[index]
+    def step(self, envs: Sequence[int]) -> None:
+        by_worker: dict[int, bytearray] = {}
+        for e in envs:
+            w = self.worker_of[e]
+            by_worker.setdefault(w, bytearray(_STEP)).append(e - self.groups[w].start)
+        for w, message in by_worker.items():
+            self._send(w, bytes(message))
+        self.outstanding.update(envs)
+
+    def _raise_dead(self, w: int) -> None:
+        conn = self.conns[w]
         try:
-            if conn.poll():  # it may have said why before dying
-                decode(index, conn.recv_bytes())
+            while conn.poll():  # it may have said why before dying
+                message = conn.recv_bytes()
+                decode(_ENV.unpack_from(message)[0], message[_ENV.size :])
         except (EOFError, OSError):
             pass
-        proc = self.procs[index]
+        proc = self.procs[w]
         proc.join(timeout=1.0)
-        raise WorkerError(index, f"process {proc.name} (pid {proc.pid}) died with exit code {proc.exitcode}")
+        raise WorkerError(
+            self._name(w), f"process {proc.name} (pid {proc.pid}) died with exit code {proc.exitcode}"
+        )
+
+    def _limit(self, timeout: float | None) -> float:
+        if timeout is not None:
+            return timeout
+        return (
+            self.timeout_s if self.outstanding <= self.answered else max(self.timeout_s, self.start_timeout_s)
+        )
+
+    def _read_records(self) -> list[tuple[int, bytes]]:
+        try:
+            data = self._pending + os.read(self.records.fileno(), 1 << 16)
+        except BlockingIOError:
+            return []
+        whole = len(data) - len(data) % _RECORD.itemsize
+        self._pending = data[whole:]
+        return [(int(e), STEPPED) for e in np.frombuffer(data[:whole], _RECORD)]
+
+    def _read_own(self, w: int) -> list[tuple[int, bytes]]:
+        conn, out = self.conns[w], []
+        try:
+            while conn.poll():
+                message = conn.recv_bytes()
+                env, reply = _ENV.unpack_from(message)[0], message[_ENV.size :]
+                if reply[0] == Reply.ERROR:
+                    decode(env, reply)  # raises, before the EOF that follows could hide the traceback
+                out.append((env, reply))
+        except (EOFError, OSError):
+            self._raise_dead(w)
+        return out
 
     def poll(self, timeout: float | None = None) -> list[tuple[int, bytes]]:
         """Replies that have arrived. With `timeout` None, waits for at least one for up to
@@ -281,39 +379,38 @@ class ProcessPool:
         then raises `WorkerError`; otherwise waits at most `timeout` seconds."""
         if not self.outstanding:
             return []
-        limit = (
-            self.timeout_s if self.outstanding <= self.answered else max(self.timeout_s, self.start_timeout_s)
-        )
-        limit = limit if timeout is None else timeout
-        events = self.poller.poll(None if limit is None else max(0, int(limit * 1000)))
-        if not events:
-            if timeout is not None:
-                return []
-            raise WorkerError(
-                sorted(self.outstanding),
-                f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)",
-            )
-        out: list[tuple[int, bytes]] = []
+        limit = self._limit(timeout)
+        deadline = time.monotonic() + limit
+        while True:
+            events = self.poller.poll(max(0, math.ceil((deadline - time.monotonic()) * 1000)))
+            replies = self._take(events)
+            if replies or timeout is not None:
+                return replies
+            if time.monotonic() >= deadline:
+                raise WorkerError(sorted(self.outstanding),
+                                  f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)")  # fmt: skip
+
+    def _take(self, events: list[tuple[int, int]]) -> list[tuple[int, bytes]]:
+        """Replies to outstanding commands: shared-pipe records first, then the own pipes that `events` name."""
+        out = self._read_records()
         for fd, _ in events:
-            i = self.by_fd[fd]
-            conn = self.conns[i]
-            try:
-                message = conn.recv_bytes()  # readable: a message, or EOF if the worker died
-            except (EOFError, OSError):
-                self._raise_dead(i)
-            if i not in self.outstanding:
-                decode(i, message)  # unsolicited: only an ERROR can be, and it raises
+            if fd in self.by_fd:
+                out += self._read_own(self.by_fd[fd])
+        replies: list[tuple[int, bytes]] = []
+        for env, message in out:
+            if env not in self.outstanding:
+                decode(env, message)  # unsolicited: only an ERROR can be, and it raises
                 continue
-            self.outstanding.discard(i)
-            self.answered.add(i)
-            out.append((i, message))
-        return out
+            replies.append((env, message))
+        self.outstanding.difference_update(e for e, _ in replies)
+        self.answered.update(e for e, _ in replies)
+        return replies
 
     def close(self) -> None:
-        for i, conn in enumerate(self.conns):
-            if self.procs[i].is_alive():
+        for w, conn in enumerate(self.conns):
+            if self.procs[w].is_alive():
                 try:
-                    conn.send_bytes(command(Command.CLOSE))
+                    conn.send_bytes(bytes([Command.CLOSE, *range(len(self.groups[w]))]))
                 except (BrokenPipeError, OSError):
                     pass
         deadline = time.monotonic() + 3.0
@@ -328,3 +425,4 @@ class ProcessPool:
                 proc.join(timeout=1.0)
         for conn in self.conns:
             conn.close()
+        self.records.close()
