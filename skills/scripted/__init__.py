@@ -6,12 +6,20 @@
 
 from __future__ import annotations
 
+from .drawer import CloseDrawer, OpenDrawer
+from .fridge import CloseFridge, OpenFridge
+from .nav import NavToObj
 from .pick import Pick
 from .place import Place
 
 SCRIPTED: dict[str, type] = {
+    "nav_to_obj": NavToObj,
     "pick": Pick,
     "place": Place,
+    "open_fridge": OpenFridge,
+    "close_fridge": CloseFridge,
+    "open_drawer": OpenDrawer,
+    "close_drawer": CloseDrawer,
 }
 
 

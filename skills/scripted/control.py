@@ -117,17 +117,21 @@ def hold_rest(r: Robot) -> np.ndarray:
     return r.arm_to(r.rest_world())
 
 
+def rest_action(r: Robot) -> np.ndarray:
+    """Arm action toward rest: straight up first while low (clear of the surface), then to the point."""
+    ee = r.b.ee_pos_world
+    rest = r.rest_world()
+    if ee[2] < rest[2] - 0.12:
+        return r.arm_to(ee + np.array([0.0, 0.0, 0.05]))
+    return r.arm_to(rest)
+
+
 def to_rest(r: Robot, max_steps: int = 90, tol: float = REST_GOAL) -> Actions:
-    """Bring the EE back to rest: straight up first when low, then to the resting point and pose."""
+    """Bring the EE back to rest."""
     for _ in range(max_steps):
         if r.rest_dist() < tol:
             return
-        ee = r.b.ee_pos_world
-        rest = r.rest_world()
-        if ee[2] < rest[2] - 0.12:  # lift clear of the surface before swinging back
-            yield r.flat(r.arm_to(ee + np.array([0.0, 0.0, 0.05])))
-        else:
-            yield r.flat(r.arm_to(rest))
+        yield r.flat(rest_action(r))
 
 
 def cup_reach(
@@ -176,6 +180,18 @@ def drive_to(
                 break
             steps += 1
             yield r.flat(arm(), base)
+
+
+def go_stand(
+    r: Robot,
+    xy: np.ndarray,
+    toward: np.ndarray,
+    arm: Callable[[], np.ndarray] | None = None,
+    max_steps: int = 300,
+) -> Actions:
+    """Drive to the free cell nearest `xy` and face `toward`; `arm()` drives the arm meanwhile."""
+    yield from drive_to(r, xy, (0.0, 0.15), arm, max_steps)
+    yield from face(r, toward, tol=0.03, arm=arm)
 
 
 def face(
