@@ -40,11 +40,15 @@ def test_gae_truncation_bootstraps_and_cut_stops_recursion() -> None:
 
 
 def test_importance_weights() -> None:
-    # T = 3 -> T + 1 = 4. env0: 8 steps -> 0.5; env1: 2 steps -> 2 -> capped 1; env2: 4 steps -> 1.
-    env = torch.tensor([0] * 8 + [1] * 2 + [2] * 4)
+    # (T + 1) / (n_e + 1) with T = 3: env0 gave 7 steps -> 4/8 = 0.5; env1 gave 2 -> 4/3 -> capped at 1;
+    # env2 gave T = 3 (uniform sampling) -> exactly 1, also when the cap is above 1 (the old form
+    # (T + 1) / n_e gave 4/3 there).
+    env = torch.tensor([0] * 7 + [1] * 2 + [2] * 3)
     w = importance_weights(env, num_envs=3, rollout_steps=3)
-    assert torch.allclose(w, torch.tensor([0.5] * 8 + [1.0] * 2 + [1.0] * 4))
-    assert torch.allclose(importance_weights(env, 3, 3, max_weight=2.0)[8:10], torch.tensor([2.0, 2.0]))
+    assert torch.allclose(w, torch.tensor([0.5] * 7 + [1.0] * 2 + [1.0] * 3))
+    loose = importance_weights(env, 3, 3, max_weight=2.0)
+    assert torch.allclose(loose[7:9], torch.tensor([4 / 3, 4 / 3]))
+    assert torch.allclose(loose[9:], torch.ones(3))
 
 
 def test_ppo_losses_hand_computed() -> None:

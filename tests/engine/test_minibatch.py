@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tpsrl.engine.minibatch import chunk, minibatches, pack, split_sequences
+from tpsrl.engine.minibatch import chunk, flat_minibatches, minibatches, pack, split_sequences
 
 
 def test_split_sequences_at_env_and_episode_boundaries() -> None:
@@ -68,3 +69,13 @@ def test_chunk_cuts_long_sequences_only() -> None:
     seqs = [torch.arange(7), torch.tensor([10, 11])]
     assert [q.tolist() for q in chunk(seqs, 3)] == [[0, 1, 2], [3, 4, 5], [6], [10, 11]]
     assert chunk(seqs, 0) is seqs
+
+
+def test_flat_minibatches_partition_the_steps() -> None:
+    slots = torch.arange(10, 34)
+    batches = flat_minibatches(slots, 4, torch.Generator().manual_seed(0))
+    assert len(batches) == 4 and all(b.index.shape == (1, 6) for b in batches)
+    assert torch.equal(torch.sort(torch.cat([b.slots for b in batches])).values, slots)
+    assert all(torch.equal(b.lengths, torch.ones(6, dtype=torch.long)) for b in batches)
+    with pytest.raises(ValueError, match="cannot be cut into 5"):
+        flat_minibatches(slots, 5, torch.Generator())

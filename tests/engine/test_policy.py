@@ -45,3 +45,62 @@ def test_log_std_is_state_independent_and_learned() -> None:
     pol = ActorCritic(space(), 4, PolicyConfig(hidden_size=8, init_log_std=-0.5))
     assert pol.log_std.requires_grad and torch.allclose(pol.log_std, torch.full((4,), -0.5))
     assert pol.entropy().item() == pytest.approx(4 * (1.4189385 - 0.5), abs=1e-5)
+
+
+def _obs(b: int) -> dict[str, torch.Tensor]:
+    return {k: torch.from_numpy(np.stack([s.sample() for _ in range(b)])) for k, s in space().spaces.items()}
+
+
+@pytest.mark.parametrize(("kind", "separate"), [("mlp", False), ("mlp", True), ("lstm", True)])
+def test_act_and_evaluate_agree(kind: str, separate: bool) -> None:
+    """The log-prob and value of a step are the same whether acted or re-evaluated in learning."""
+    torch.manual_seed(0)
+    cfg = PolicyConfig(kind=kind, hidden_size=8, mlp_hidden=16, image_features=8, separate_critic=separate)
+    pol = ActorCritic(space(), 3, cfg)
+    if kind == "mlp":
+        assert pol.state_shape() == (0,) and not pol.recurrent
+    else:
+        assert pol.state_shape() == (4, 2, 8)  # actor's 2 layers, then the critic's
+    b = 4
+    obs, prev, state = _obs(b), torch.zeros(b, 3), torch.zeros(b, *pol.state_shape())
+    action, log_prob, value, next_state = pol.act(obs, prev, state)
+    assert next_state.shape == state.shape
+    mask, lengths = torch.ones(1, b, dtype=torch.bool), torch.ones(b, dtype=torch.long)
+    log_prob2, value2 = pol.evaluate(obs, prev, action, mask, lengths, state)
+    assert torch.allclose(log_prob, log_prob2, atol=1e-5)
+    assert torch.allclose(value, value2, atol=1e-5)  # no statistics yet: normalised == raw
+
+
+def test_separate_critic_has_its_own_parameters() -> None:
+    shared = ActorCritic(space(), 2, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8))
+    separate = ActorCritic(
+        space(), 2, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, separate_critic=True)
+    )
+    count = lambda m: sum(p.numel() for p in m.parameters())  # noqa: E731
+    assert count(separate) > count(shared) + count(shared.actor_body) - 1
+    loss = separate.evaluate(_obs(2), torch.zeros(2, 2), torch.zeros(2, 2), torch.ones(1, 2, dtype=torch.bool),
+                             torch.ones(2, dtype=torch.long), torch.zeros(2, 0))[1].sum()  # fmt: skip
+    loss.backward()
+    assert all(p.grad is None for p in separate.actor_body.parameters())  # the value loss leaves the actor
+
+
+def test_normalisers_are_checkpointed_and_change_outputs() -> None:
+    torch.manual_seed(0)
+    cfg = PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8)
+    pol = ActorCritic(space(), 2, cfg)
+    obs = _obs(64)
+    obs["joint"] = obs["joint"] * 50 + 7  # badly scaled input
+    pol.update_obs_stats(obs)
+    pol.update_value_stats(torch.linspace(0, 1000, 64))
+    state = pol.state_dict()
+    assert {"obs_norm.joint.mean", "value_norm.mean", "value_norm.var"} <= set(state)
+    copy = ActorCritic(space(), 2, cfg)
+    copy.load_state_dict(state)
+    zeros, none = torch.zeros(4, 2), torch.zeros(4, 0)
+    small = {k: x[:4] for k, x in obs.items()}
+    a, b = pol.act(small, zeros, none, True), copy.act(small, zeros, none, True)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[2], b[2])
+    fresh = ActorCritic(space(), 2, cfg)
+    fresh.load_state_dict({k: v for k, v in state.items() if "norm" not in k}, strict=False)
+    assert not torch.allclose(fresh.act(small, zeros, none, True)[0], a[0])  # the statistics matter
+    assert pol.value_norm is not None and 400 < float(pol.value_norm.mean) < 600

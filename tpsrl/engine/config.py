@@ -11,8 +11,8 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from tpsrl.engine.collector import MODES, EngineConfig
-from tpsrl.engine.encoders import IMAGE_ENCODERS
-from tpsrl.engine.policy import PolicyConfig
+from tpsrl.engine.encoders import ACTIVATIONS, IMAGE_ENCODERS
+from tpsrl.engine.policy import KINDS, PolicyConfig
 from tpsrl.engine.ppo import PPOConfig
 
 WANDB_MODES = ("offline", "online", "disabled")
@@ -123,6 +123,11 @@ def validate(cfg: TrainConfig) -> None:
         pol.image_encoder,
         " | ".join(IMAGE_ENCODERS),
     )
+    _check(p.target_kl >= 0, "ppo.target_kl", p.target_kl, ">= 0 (0: no early stopping)")
+    _check(pol.kind in KINDS, "policy.kind", pol.kind, " | ".join(KINDS))
+    _check(pol.activation in ACTIVATIONS, "policy.activation", pol.activation, " | ".join(ACTIVATIONS))
+    _check(pol.mlp_hidden >= 1, "policy.mlp_hidden", pol.mlp_hidden, "an integer >= 1")
+    _check(pol.mlp_layers >= 1, "policy.mlp_layers", pol.mlp_layers, "an integer >= 1")
     _check(pol.hidden_size >= 1, "policy.hidden_size", pol.hidden_size, "an integer >= 1")
     _check(pol.lstm_layers >= 1, "policy.lstm_layers", pol.lstm_layers, "an integer >= 1")
     _check(r.total_steps >= 1, "run.total_steps", r.total_steps, "an integer >= 1")

@@ -90,13 +90,32 @@ class ResNet18GN(nn.Module):
 
 
 IMAGE_ENCODERS: dict[str, Callable[[int, int], nn.Module]] = {"cnn": SmallCNN, "resnet18": ResNet18GN}
+ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+def mlp(inp: int, width: int, layers: int, activation: str) -> nn.Sequential:
+    """`layers` linear layers of `width` units, each followed by the activation (orthogonal init, gain
+    sqrt(2), zero bias: the usual PPO initialisation)."""
+    mods: list[nn.Module] = []
+    for i in range(layers):
+        linear = nn.Linear(inp if i == 0 else width, width)
+        nn.init.orthogonal_(linear.weight, gain=2**0.5)
+        nn.init.zeros_(linear.bias)
+        mods += [linear, ACTIVATIONS[activation]()]
+    return nn.Sequential(*mods)
 
 
 class DictEncoder(nn.Module):
     """Encodes a dict observation `{key: [S, *shape]}` to features `[S, out_features]`."""
 
     def __init__(
-        self, obs_space: gym.spaces.Dict, image_encoder: str, image_features: int, mlp_hidden: int
+        self,
+        obs_space: gym.spaces.Dict,
+        image_encoder: str,
+        image_features: int,
+        mlp_hidden: int,
+        mlp_layers: int = 2,
+        activation: str = "relu",
     ) -> None:
         super().__init__()
         spaces = obs_space.spaces
@@ -108,9 +127,7 @@ class DictEncoder(nn.Module):
         vec_dim = sum(math.prod(spaces[k].shape) for k in self.vector_keys)
         self.mlp: nn.Module | None = None
         if vec_dim:
-            self.mlp = nn.Sequential(
-                nn.Linear(vec_dim, mlp_hidden), nn.ReLU(), nn.Linear(mlp_hidden, mlp_hidden), nn.ReLU()
-            )
+            self.mlp = mlp(vec_dim, mlp_hidden, mlp_layers, activation)
         self.out_features = len(self.image_keys) * image_features + (mlp_hidden if vec_dim else 0)
 
     def forward(self, obs: dict[str, Tensor]) -> Tensor:

@@ -46,10 +46,11 @@ def importance_weights(
         max_weight: truncation (1.0 in the paper).
 
     Returns:
-        `[S]` weight min(max_weight, (T + 1) / n_e), n_e = steps contributed by the step's environment.
+        `[S]` weight min(max_weight, (T + 1) / (n_e + 1)), n_e = steps contributed by the step's
+        environment (the reference implementation's form: exactly 1 when every environment gives T steps).
     """
     counts = torch.bincount(env_index, minlength=num_envs).to(torch.float32)
-    per_env = torch.clamp((rollout_steps + 1) / counts.clamp(min=1.0), max=max_weight)
+    per_env = torch.clamp((rollout_steps + 1) / (counts + 1.0), max=max_weight)
     return per_env[env_index]
 
 

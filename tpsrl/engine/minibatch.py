@@ -114,3 +114,21 @@ def minibatches(
             filled += min(room, len(seq))
             seq = seq[room:]
     return [pack(b) for b in batches]
+
+
+def flat_minibatches(slots: Tensor, num_minibatches: int, generator: torch.Generator) -> list[Packed]:
+    """Shuffled minibatches of single steps, for a policy without memory: each is a `Packed` of
+    sequences of length 1 (`index` `[1, S / M]`).
+
+    Args:
+        slots: `[S]` buffer slots; S divisible by M.
+        num_minibatches: M.
+        generator: source of the shuffle.
+    """
+    total = len(slots)
+    if total % num_minibatches:
+        raise ValueError(f"{total} steps cannot be cut into {num_minibatches} equal minibatches")
+    size = total // num_minibatches
+    shuffled = slots[torch.randperm(total, generator=generator)]
+    ones = torch.ones(size, dtype=torch.long)
+    return [Packed(shuffled[i * size : (i + 1) * size][None], ones) for i in range(num_minibatches)]

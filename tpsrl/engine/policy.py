@@ -1,14 +1,19 @@
-"""Recurrent actor-critic: dict-observation encoder + previous action -> 2-layer LSTM -> independent
-Gaussian actions (learned, state-independent log-std) and a value head.
+"""Actor-critic: observation normaliser -> dict encoder -> core -> independent Gaussian actions (learned,
+state-independent log-std) and a PopArt value head.
 
-Recurrent state layout everywhere in the engine: `[B, layers, 2, H]` (index 0 of dim 2 is h, 1 is c).
+Two cores (`policy.kind`):
+- `lstm`: encoder features + previous action -> stacked LSTM (the VER paper's policy). Recurrent state
+  `[B, layers, 2, H]` (index 0 of dim 2 is h, 1 is c), zero at episode starts.
+- `mlp`: the encoder's MLP alone, no memory: state `[B, 0]`, previous action unused. The fastest choice
+  for state observations that describe the task fully (most skills, MuJoCo control tasks).
+
+With `policy.separate_critic` the critic has its own encoder and core (its recurrent state is stacked
+after the actor's along dim 1). Every caller treats the state as an opaque `[B, *state_shape()]` tensor.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import gymnasium as gym
@@ -16,20 +21,35 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from tpsrl.engine.encoders import IMAGE_ENCODERS, DictEncoder
+from tpsrl.engine.encoders import DictEncoder, is_image
 from tpsrl.engine.entropy import gaussian_entropy
+from tpsrl.engine.normalize import RunningMeanStd, ValueNormalizer
+
+KINDS = ("lstm", "mlp")
 
 
 @dataclass
 class PolicyConfig:
-    """Actor-critic architecture."""
+    """Actor-critic architecture (defaults: the `cpu` preset, see docs/engine.md "Policies")."""
 
-    hidden_size: int = 512
-    """LSTM hidden size (512 in the VER paper)."""
+    kind: str = "lstm"
+    """Core: lstm (recurrent, the VER paper's) | mlp (feed-forward, no memory)."""
+    hidden_size: int = 128
+    """LSTM hidden size (the paper: 512)."""
     lstm_layers: int = 2
     """Number of stacked LSTM layers."""
     mlp_hidden: int = 128
     """Width of the MLP over the concatenated vector observations."""
+    mlp_layers: int = 2
+    """Layers of that MLP."""
+    activation: str = "tanh"
+    """Activation of that MLP: tanh | relu."""
+    separate_critic: bool = False
+    """Give the critic its own encoder and core instead of sharing the actor's."""
+    normalize_obs: bool = True
+    """Normalise vector observations by running mean and std (clipped to +-10); images are left alone."""
+    normalize_value: bool = True
+    """PopArt: the critic learns normalised returns (running mean/std, output-preserving updates)."""
     image_encoder: str = "cnn"
     """Encoder for `[H, W, C]` image observations such as depth: cnn | resnet18 (half width, GroupNorm)."""
     image_features: int = 256
@@ -38,15 +58,84 @@ class PolicyConfig:
     """Initial log standard deviation of every action dimension."""
 
 
-@contextlib.contextmanager
-def _without_onednn() -> Iterator[None]:
-    """Turns oneDNN off for one call (the encoders keep it: it speeds up their convolutions)."""
-    before = torch.backends.mkldnn.enabled
-    torch.backends.mkldnn.enabled = False
-    try:
-        yield
-    finally:
-        torch.backends.mkldnn.enabled = before
+class LSTMCore(nn.Module):
+    """Stacked LSTM over (features, previous action); acting one step, learning over packed sequences."""
+
+    def __init__(self, in_features: int, hidden: int, layers: int) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(in_features, hidden, layers)
+        self.out_features, self.state_shape = hidden, (layers, 2, hidden)
+
+    def step(self, x: Tensor, state: Tensor) -> tuple[Tensor, Tensor]:
+        """`[B, F]`, `[B, layers, 2, H]` -> output `[B, H]`, next state.
+
+        One fused `lstm_cell` per layer: the same numbers as `nn.LSTM` on one step, at about 60% of its
+        cost for small acting batches on a CPU (oneDNN's sequence kernel is slow there), with no global
+        switch flipped per call."""
+        lstm, out = self.lstm, x
+        next_state = torch.empty_like(state)
+        for layer in range(lstm.num_layers):
+            h, c = torch.lstm_cell(
+                out,
+                (state[:, layer, 0], state[:, layer, 1]),
+                getattr(lstm, f"weight_ih_l{layer}"),
+                getattr(lstm, f"weight_hh_l{layer}"),
+                getattr(lstm, f"bias_ih_l{layer}"),
+                getattr(lstm, f"bias_hh_l{layer}"),
+            )
+            next_state[:, layer, 0], next_state[:, layer, 1] = h, c
+            out = h
+        return out, next_state
+
+    def sequences(self, x: Tensor, mask: Tensor, lengths: Tensor, start_state: Tensor) -> Tensor:
+        """`[S, F]` steps in the row-major order of `mask` `[L, K]` -> `[S, H]` (see `ActorCritic.evaluate`)."""
+        padded = x.new_zeros(*mask.shape, x.shape[-1])
+        padded[mask] = x
+        packed = pack_padded_sequence(padded, lengths.cpu(), enforce_sorted=True)
+        h0, c0 = start_state.permute(1, 2, 0, 3).contiguous().unbind(1)
+        out, _ = self.lstm(packed, (h0, c0))
+        return pad_packed_sequence(out, total_length=mask.shape[0])[0][mask]
+
+
+class Body(nn.Module):
+    """Encoder plus core: observations (and previous action) -> features for a head."""
+
+    def __init__(self, obs_space: gym.spaces.Dict, action_dim: int, cfg: PolicyConfig) -> None:
+        super().__init__()
+        self.encoder = DictEncoder(
+            obs_space, cfg.image_encoder, cfg.image_features, cfg.mlp_hidden, cfg.mlp_layers, cfg.activation
+        )
+        self.core: LSTMCore | None = None
+        self.out_features, self.state_shape = self.encoder.out_features, (0,)
+        if cfg.kind == "lstm":
+            self.core = LSTMCore(self.encoder.out_features + action_dim, cfg.hidden_size, cfg.lstm_layers)
+            self.out_features, self.state_shape = self.core.out_features, self.core.state_shape
+
+    def step(self, obs: dict[str, Tensor], prev_action: Tensor, state: Tensor) -> tuple[Tensor, Tensor]:
+        x = self.encoder(obs)
+        if self.core is None:
+            return x, state
+        return self.core.step(torch.cat([x, prev_action], dim=-1), state)
+
+    def sequences(
+        self, obs: dict[str, Tensor], prev_action: Tensor, mask: Tensor, lengths: Tensor, start: Tensor
+    ) -> Tensor:
+        x = self.encoder(obs)
+        if self.core is None:
+            return x
+        return self.core.sequences(torch.cat([x, prev_action], dim=-1), mask, lengths, start)
+
+
+def _check(cfg: PolicyConfig) -> None:
+    if cfg.kind not in KINDS:
+        raise ValueError(f"policy.kind={cfg.kind!r}; accepted: {' | '.join(KINDS)}")
+
+
+def _head(features: int, out: int, gain: float) -> nn.Linear:
+    layer = nn.Linear(features, out)
+    nn.init.orthogonal_(layer.weight, gain=gain)
+    nn.init.zeros_(layer.bias)
+    return layer
 
 
 class ActorCritic(nn.Module):
@@ -54,31 +143,56 @@ class ActorCritic(nn.Module):
 
     def __init__(self, obs_space: gym.spaces.Dict, action_dim: int, cfg: PolicyConfig) -> None:
         super().__init__()
-        if cfg.image_encoder not in IMAGE_ENCODERS:
-            raise ValueError(
-                f"policy.image_encoder={cfg.image_encoder!r}; accepted: {sorted(IMAGE_ENCODERS)}"
-            )
-        self.cfg = cfg
-        self.action_dim = action_dim
-        self.encoder = DictEncoder(obs_space, cfg.image_encoder, cfg.image_features, cfg.mlp_hidden)
-        self.lstm = nn.LSTM(self.encoder.out_features + action_dim, cfg.hidden_size, cfg.lstm_layers)
-        self.actor = nn.Linear(cfg.hidden_size, action_dim)
-        self.critic = nn.Linear(cfg.hidden_size, 1)
+        _check(cfg)
+        self.cfg, self.action_dim = cfg, action_dim
+        vector_keys = sorted(k for k, s in obs_space.spaces.items() if not is_image(s))
+        self.obs_norm = nn.ModuleDict(
+            {k: RunningMeanStd(math.prod(obs_space[k].shape)) for k in vector_keys}
+            if cfg.normalize_obs
+            else {}
+        )
+        self.actor_body = Body(obs_space, action_dim, cfg)
+        self.critic_body = Body(obs_space, action_dim, cfg) if cfg.separate_critic else None
+        critic_features = (self.critic_body or self.actor_body).out_features
+        self.actor = _head(self.actor_body.out_features, action_dim, gain=0.01)
+        self.critic = _head(critic_features, 1, gain=1.0)
+        self.value_norm = ValueNormalizer() if cfg.normalize_value else None
         self.log_std = nn.Parameter(torch.full((action_dim,), float(cfg.init_log_std)))
-        nn.init.orthogonal_(self.actor.weight, gain=0.01)
-        nn.init.zeros_(self.actor.bias)
-        nn.init.orthogonal_(self.critic.weight, gain=1.0)
-        nn.init.zeros_(self.critic.bias)
+        self._split = self.actor_body.state_shape[0] if cfg.separate_critic and cfg.kind == "lstm" else None
 
-    def state_shape(self) -> tuple[int, int, int]:
-        """Per-environment recurrent state shape `[layers, 2, H]`."""
-        return (self.cfg.lstm_layers, 2, self.cfg.hidden_size)
+    @property
+    def recurrent(self) -> bool:
+        """Whether the policy has memory (learning must then keep steps in sequences)."""
+        return self.cfg.kind == "lstm"
 
-    def _inputs(self, obs: dict[str, Tensor], prev_action: Tensor) -> Tensor:
-        return torch.cat([self.encoder(obs), prev_action], dim=-1)
+    def state_shape(self) -> tuple[int, ...]:
+        """Per-environment recurrent state shape (`(0,)` for the MLP)."""
+        shape = self.actor_body.state_shape
+        if self._split is not None:
+            return (2 * shape[0], *shape[1:])
+        return shape
 
-    def _dist(self, core: Tensor) -> torch.distributions.Normal:
-        return torch.distributions.Normal(self.actor(core), self.log_std.exp().expand(core.shape[0], -1))
+    def _states(self, state: Tensor) -> tuple[Tensor, Tensor]:
+        """`[B, *state_shape]` -> (actor state, critic state); the same tensor when the body is shared."""
+        if self._split is None:
+            return state, state
+        return state[:, : self._split], state[:, self._split :]
+
+    def _normalize(self, obs: dict[str, Tensor]) -> dict[str, Tensor]:
+        out = dict(obs)
+        for k, norm in self.obs_norm.items():
+            x = obs[k].float()
+            out[k] = norm.normalize(x.reshape(x.shape[0], -1)).reshape(x.shape)
+        return out
+
+    @torch.no_grad()
+    def update_obs_stats(self, obs: dict[str, Tensor]) -> None:
+        """Adds `{key: [S, *shape]}` observations to the running statistics."""
+        for k, norm in self.obs_norm.items():
+            norm.update(obs[k].float())
+
+    def _value_out(self, normalized: Tensor) -> Tensor:
+        return normalized if self.value_norm is None else self.value_norm.denormalize(normalized)
 
     def entropy(self) -> Tensor:
         """`[]` entropy of the (state-independent) action distribution."""
@@ -91,31 +205,33 @@ class ActorCritic(nn.Module):
         """One step for a batch of environments.
 
         Args:
-            obs: `{key: [B, *shape]}`.
+            obs: `{key: [B, *shape]}` raw observations.
             prev_action: `[B, A]` (zeros at episode starts).
-            state: `[B, layers, 2, H]` (zeros at episode starts).
+            state: `[B, *state_shape()]` (zeros at episode starts).
             deterministic: use the mean action.
 
         Returns:
-            action `[B, A]`, log_prob `[B]`, value `[B]`, next state `[B, layers, 2, H]`.
+            action `[B, A]`, log_prob `[B]`, value `[B]` (in return units), next state.
         """
-        x = self._inputs(obs, prev_action)
-        h, c = state.permute(1, 2, 0, 3).contiguous().unbind(1)
-        with _without_onednn():  # oneDNN's LSTM costs ~2.5x more per small-batch acting call on CPU
-            out, (h, c) = self.lstm(x.unsqueeze(0), (h, c))
-        core = out[0]
+        obs = self._normalize(obs)
+        actor_state, critic_state = self._states(state)
+        core, next_actor = self.actor_body.step(obs, prev_action, actor_state)
         mean, log_std = self.actor(core), self.log_std
         noise = torch.zeros_like(mean) if deterministic else torch.randn_like(mean)
         action = mean + noise * log_std.exp()
         # log N(a; mean, std) summed over dims, written out: faster than torch.distributions per call
         log_prob = (-0.5 * noise.square() - log_std - 0.5 * math.log(2 * math.pi)).sum(-1)
-        value = self.critic(core).squeeze(-1)
-        next_state = torch.stack([h, c], dim=1).permute(2, 0, 1, 3)
+        next_state = next_actor
+        if self.critic_body is not None:
+            core, next_critic = self.critic_body.step(obs, prev_action, critic_state)
+            if self._split is not None:
+                next_state = torch.cat([next_actor, next_critic], dim=1)
+        value = self._value_out(self.critic(core).squeeze(-1))
         return action, log_prob, value, next_state
 
     @torch.inference_mode()
     def value(self, obs: dict[str, Tensor], prev_action: Tensor, state: Tensor) -> Tensor:
-        """`[B]` value of a batch of observations (used to bootstrap truncated episodes and rollout ends)."""
+        """`[B]` value (return units) of a batch of observations, to bootstrap truncations and rollout ends."""
         return self.act(obs, prev_action, state, deterministic=True)[2]
 
     def evaluate(
@@ -127,23 +243,36 @@ class ActorCritic(nn.Module):
         lengths: Tensor,
         start_state: Tensor,
     ) -> tuple[Tensor, Tensor]:
-        """Log-probs and values of stored steps, running the LSTM over sequences in packed layout.
+        """Log-probs and normalised values of stored steps (the LSTM runs over sequences in packed layout).
 
         Args:
             obs, prev_action, actions: step data `[S, ...]` in the row-major order of `mask`'s True entries.
             mask: `[L, K]` bool, True where sequence k has a step at time l; columns sorted by length,
                 longest first, so that all sequences advance one step per batched LSTM call.
             lengths: `[K]` sequence lengths (descending).
-            start_state: `[K, layers, 2, H]` recurrent state at each sequence's first step.
+            start_state: `[K, *state_shape()]` recurrent state at each sequence's first step.
 
         Returns:
-            log_probs `[S]`, values `[S]`.
+            log_probs `[S]`, values `[S]` on the critic's normalised scale (see `value_target`).
         """
-        x = self._inputs(obs, prev_action)
-        padded = x.new_zeros(*mask.shape, x.shape[-1])
-        padded[mask] = x
-        packed = pack_padded_sequence(padded, lengths.cpu(), enforce_sorted=True)
-        h0, c0 = start_state.permute(1, 2, 0, 3).contiguous().unbind(1)
-        out, _ = self.lstm(packed, (h0, c0))
-        core = pad_packed_sequence(out, total_length=mask.shape[0])[0][mask]
-        return self._dist(core).log_prob(actions).sum(-1), self.critic(core).squeeze(-1)
+        obs = self._normalize(obs)
+        actor_start, critic_start = self._states(start_state)
+        core = self.actor_body.sequences(obs, prev_action, mask, lengths, actor_start)
+        mean = self.actor(core)
+        std = self.log_std.exp()
+        log_probs = (
+            -0.5 * ((actions - mean) / std).square() - self.log_std - 0.5 * math.log(2 * math.pi)
+        ).sum(-1)
+        if self.critic_body is not None:
+            core = self.critic_body.sequences(obs, prev_action, mask, lengths, critic_start)
+        return log_probs, self.critic(core).squeeze(-1)
+
+    def value_target(self, returns: Tensor) -> Tensor:
+        """Returns on the critic's normalised scale (what `evaluate`'s values are regressed onto)."""
+        return returns if self.value_norm is None else self.value_norm.normalize(returns)
+
+    @torch.no_grad()
+    def update_value_stats(self, returns: Tensor) -> None:
+        """PopArt: adds `[S]` returns to the value statistics, preserving the critic's outputs."""
+        if self.value_norm is not None:
+            self.value_norm.update(returns, self.critic)

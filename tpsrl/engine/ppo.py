@@ -1,5 +1,6 @@
-"""The PPO learner: epochs over shuffled recurrent minibatches, clipped losses with VER's importance
-weights, a learned entropy coefficient, gradient clipping, Adam with cosine decay to zero."""
+"""The PPO learner: epochs over shuffled minibatches (recurrent sequences, or single steps for a policy
+without memory), clipped losses with VER's importance weights, PopArt value targets, a learned entropy
+coefficient, gradient clipping, optional KL early stopping, Adam with cosine decay to zero."""
 
 from __future__ import annotations
 
@@ -14,24 +15,25 @@ from tpsrl.engine.buffer import Rollout
 from tpsrl.engine.entropy import cosine_lr, entropy_coef_step
 from tpsrl.engine.gae import normalize
 from tpsrl.engine.losses import ppo_losses
-from tpsrl.engine.minibatch import Packed, minibatches
+from tpsrl.engine.minibatch import Packed, flat_minibatches, minibatches
 from tpsrl.engine.policy import ActorCritic
 
 
 @dataclass
 class PPOConfig:
-    """PPO hyper-parameters (defaults: the VER paper's, see docs/engine.md)."""
+    """PPO hyper-parameters. Defaults: what learned best in `tpsrl-bench learn`; the VER paper's settings
+    are the `ppo=paper` preset (see docs/engine.md)."""
 
-    lr: float = 2.5e-4
-    """Adam learning rate at the start."""
+    lr: float = 3e-4
+    """Adam learning rate at the start (paper: 2.5e-4)."""
     lr_schedule: str = "cosine"
     """cosine (decay to 0 over the run) | constant."""
     adam_eps: float = 1e-5
     """Adam epsilon."""
-    epochs: int = 3
+    epochs: int = 10
     """Passes over each rollout (paper: 3 for training, 2 in its benchmark)."""
-    num_minibatches: int = 2
-    """Minibatches per epoch, each of T x N / num_minibatches steps."""
+    num_minibatches: int = 8
+    """Minibatches per epoch, each of T x N / num_minibatches steps (paper: 2)."""
     clip: float = 0.2
     """PPO ratio clip epsilon."""
     value_coef: float = 0.5
@@ -44,10 +46,13 @@ class PPOConfig:
     """Longest sequence the LSTM runs over in learning (truncated BPTT, from stored states); 0: whole
     sequences. VER's fast environments contribute long sequences; this keeps its learning step as cheap
     as sync's (whose sequences are at most T = 128 long by construction)."""
-    max_grad_norm: float = 0.2
-    """Global gradient-norm clip (habitat-lab's rearrangement setting)."""
+    max_grad_norm: float = 0.5
+    """Global gradient-norm clip (paper / habitat-lab rearrangement: 0.2)."""
     normalize_advantages: bool = True
-    """Normalise advantages over each rollout."""
+    """Normalise advantages over each rollout (paper: off)."""
+    target_kl: float = 0.0
+    """Stop the update's remaining minibatches once a minibatch's approximate KL exceeds 1.5 x this
+    (0: never)."""
     entropy_target: float = 0.0
     """Target entropy of the action distribution (sum over dimensions; paper: 0)."""
     entropy_coef_init: float = 1e-3
@@ -79,7 +84,7 @@ class PPO:
         return cosine_lr(self.cfg.lr, update, total_updates)
 
     def _minibatch_loss(
-        self, rollout: Rollout, mb: Packed, advantages: Tensor
+        self, rollout: Rollout, mb: Packed, advantages: Tensor, targets: Tensor
     ) -> tuple[Tensor, dict[str, Tensor]]:
         buf, slots, dev = rollout.buffer, mb.slots, self.device
         log_probs, values = self.policy.evaluate(
@@ -95,7 +100,7 @@ class PPO:
             buf.log_prob[slots].to(dev),
             advantages[slots].to(dev),
             values,
-            rollout.returns[slots].to(dev),
+            targets[slots].to(dev),
             rollout.weights[slots].to(dev),
             self.cfg.clip,
         )
@@ -113,14 +118,17 @@ class PPO:
         advantages = rollout.advantages.clone()
         if cfg.normalize_advantages:
             advantages[rollout.slots] = normalize(advantages[rollout.slots])
+        self.policy.update_value_stats(rollout.returns[rollout.slots])
+        targets = self.policy.value_target(rollout.returns)
         sums: dict[str, float] = defaultdict(float)
-        count = 0
+        count, stopped = 0, False
         self.policy.train()
         for _ in range(cfg.epochs):
-            for mb in minibatches(
-                rollout.sequences, cfg.num_minibatches, self.generator, cfg.max_sequence_length
-            ):
-                loss, parts = self._minibatch_loss(rollout, mb, advantages)
+            for mb in self._minibatches(rollout):
+                loss, parts = self._minibatch_loss(rollout, mb, advantages, targets)
+                if cfg.target_kl > 0 and float(parts["approx_kl"]) > 1.5 * cfg.target_kl:
+                    stopped = True
+                    break
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 grad_norm = nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm)
@@ -133,9 +141,25 @@ class PPO:
                     sums[f"loss/{k}"] += float(x.detach())
                 sums["loss/grad_norm"] += float(grad_norm)
                 count += 1
-        out = {k: x / count for k, x in sums.items()}
-        out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef})
+            if stopped:
+                break
+        # Observation statistics move after learning, so the ratios above compare the same inputs.
+        self.policy.update_obs_stats({k: x[rollout.slots] for k, x in rollout.buffer.obs.items()})
+        out = {k: x / max(1, count) for k, x in sums.items()}
+        out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef, "learn/minibatches": float(count),
+                    "learn/kl_stopped": float(stopped)})  # fmt: skip
+        if self.policy.value_norm is not None:
+            out.update({"learn/return_mean": float(self.policy.value_norm.mean),
+                        "learn/return_std": float(self.policy.value_norm.std)})  # fmt: skip
         return out
+
+    def _minibatches(self, rollout: Rollout) -> list[Packed]:
+        cfg = self.cfg
+        if self.policy.recurrent:
+            return minibatches(
+                rollout.sequences, cfg.num_minibatches, self.generator, cfg.max_sequence_length
+            )
+        return flat_minibatches(rollout.slots, cfg.num_minibatches, self.generator)
 
     def state_dict(self) -> dict:
         return {
