@@ -14,6 +14,7 @@ BENCHMARKS: dict[str, str] = {
     "engine": "tpsrl.engine.bench",
     "learn": "tpsrl.engine.bench_learn",
     "planner": "planner.bench",
+    "skills": "skills.bench",
 }
 
 
