@@ -137,10 +137,16 @@ class RearrangeEnv(gym.Env):
         handles = [t.handle for t in spec.targets]
         goals = np.array([t.goal for t in spec.targets], dtype=np.float64).reshape(-1, 3)
         nav = None if spec.nav_goal is None else np.asarray(spec.nav_goal)
-        self._ctx = SensorContext(handles, goals, nav, self.cfg.depth.max_depth, self.cfg.n_targets)
+        self._ctx = SensorContext(
+            handles, goals, nav, self.cfg.depth.max_depth, self.cfg.n_targets, spec.marker
+        )
         self._t = 0
         self._return_terms = {}
         return self._observe(), {"episode_id": spec.episode_id, "layout": spec.layout}
+
+    def seed(self, seed: int) -> None:
+        """Seed the episode sampler without resetting (the next `reset()` samples from it)."""
+        self._rng = np.random.default_rng(seed)
 
     def _observe(self) -> dict[str, np.ndarray]:
         return {k: SENSORS[k].read(self.backend, self._ctx) for k in self.cfg.observations}

@@ -62,6 +62,7 @@ class EpisodeSpec:
     articulations: tuple[tuple[str, float], ...] = ()
     held: str | None = None
     nav_goal: tuple[float, float] | None = None
+    marker: str | None = None  # articulation whose handle a skill targets (marker_rel_pos sensor)
     episode_id: str = ""
     seed: int = 0
 
@@ -143,6 +144,7 @@ class EpisodeSpec:
             ),
             held=None if held is None else _str(held, f"{source}.held"),
             nav_goal=None if nav is None else _vec(nav, f"{source}.nav_goal", 2),  # type: ignore[arg-type]
+            marker=None if data.get("marker") is None else _str(data["marker"], f"{source}.marker"),
             episode_id=str(data.get("episode_id", "")),
             seed=int(data.get("seed", 0)),
         )
@@ -156,6 +158,7 @@ _EPISODE_FIELDS = (
     "articulations",
     "held",
     "nav_goal",
+    "marker",
     "episode_id",
     "seed",
 )
@@ -246,6 +249,10 @@ def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "epis
             )
     if spec.held is not None and spec.held not in handles:
         raise EpisodeError(f"{source}.held: no object {spec.held!r}; objects: {sorted(handles)}")
+    if spec.marker is not None and spec.marker not in rules.articulations:
+        raise EpisodeError(
+            f"{source}.marker: unknown articulation {spec.marker!r}; accepted: {sorted(rules.articulations)}"
+        )
     for name, value in spec.articulations:
         if name not in rules.articulations:
             raise EpisodeError(

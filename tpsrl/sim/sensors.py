@@ -38,6 +38,7 @@ class SensorContext:
     nav_goal: np.ndarray | None  # [2] or None (then the first target object)
     max_depth: float
     n_targets: int
+    marker: str | None = None  # articulation whose handle marker_rel_pos tracks
 
 
 def _padded(rows: list[np.ndarray], n: int, width: int) -> np.ndarray:
@@ -69,6 +70,12 @@ def _nav_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
     else:
         return np.zeros(2, dtype=np.float32)
     return _polar(b, g)[0].astype(np.float32)
+
+
+def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
+    if c.marker is None:
+        return np.zeros(3, dtype=np.float32)
+    return b.world_to_ee(b.handle_pos(c.marker)).astype(np.float32)
 
 
 def _ee(b: SimBackend) -> np.ndarray:
@@ -110,4 +117,6 @@ SENSORS: dict[str, Sensor] = {
         lambda b, c: _padded(list(_polar(b, c.goals)), c.n_targets, 2),
     ),
     "goal_to_agent_gps_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _nav_goal),
+    # HAB's marker_rel_pos: the target handle in the EE frame (open/close skills without depth need it).
+    "marker_rel_pos": Sensor(lambda n, hw: (3,), -math.inf, math.inf, _marker),
 }

@@ -26,7 +26,7 @@ from .robot import CT_HELD, CT_OBJECT, CT_ROBOT, CT_WORLD, robot_parts
 
 CT_FLOOR = 16
 TIMESTEP = 1.0 / 120.0
-FRIDGE_OPEN_MAX = 2.0  # rad
+FRIDGE_OPEN_MAX = 2.2  # rad (HAB close-fridge starts up to 2pi/3 = 2.09)
 DRAWER_OPEN_MAX = 0.5  # m
 # Geom groups: 0 architecture (walls, floor; ray-cast analytically), 1 furniture and objects, 2 robot.
 _WORLD = f'contype="{CT_WORLD}" conaffinity="{CT_ROBOT | CT_OBJECT}" group="1"'

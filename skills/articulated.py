@@ -1,0 +1,216 @@
+"""Open and close the fridge door and the kitchen drawer (HAB open/close fridge and drawer skills).
+
+One task class, `ArticulatedTask`, parameterised by its config (which articulation, open or close);
+the four registered skills differ only in their config defaults.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from tpsrl.sim.backend import SimBackend
+from tpsrl.sim.env import EnvConfig
+from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.task import TaskStep
+
+from .config import SkillConfig, env_config
+from .episodes import ArticulationEpisodes
+from .terms import ForceRule, Progress, ee_rest_dist, force_scales
+
+OPEN_TARGET = {"fridge": 1.2208, "drawer": 0.45}
+"""Open target state (HAB: fridge 1.2208 rad, drawer 0.45 m); closed is 0."""
+CLOSE_START = {"fridge": (math.pi / 4, 2 * math.pi / 3), "drawer": (0.4, 0.5)}
+"""Start state of the close tasks (HAB)."""
+
+
+@dataclass
+class ArticulatedConfig(SkillConfig):
+    """Open/close fridge or drawer: HAB's reward scales and rules."""
+
+    receptacle: str = "fridge"
+    """"fridge" or "drawer"."""
+    mode: str = "open"
+    """"open" or "close"."""
+    drawers: tuple[str, ...] = ("drawer_0",)
+    """Drawers used by the drawer tasks (the lower drawer is below the arm's reach, docs/skills.md)."""
+    max_steps: int = 200
+    """Episode length (HAB 200)."""
+    slack_penalty: float = 0.0
+    """No slack penalty for open/close (HAB)."""
+    joint_reward: float = 10.0
+    """Scale of the decrease of |joint state - target|."""
+    at_target_reward: float = 5.0
+    """Reward once the joint reaches its target state."""
+    rest_reward: float = 1.0
+    """Scale of the decrease of EE->rest after reaching the target (HAB: fridge 1, drawer 10)."""
+    marker_reward: float = 1.0
+    """Scale of the decrease of EE->handle distance before reaching the target."""
+    grasp_handle_reward: float = 5.0
+    """Reward for grasping the right handle (open tasks)."""
+    wrong_handle_penalty: float = 5.0
+    """Penalty for grasping anything else (ends the episode)."""
+    success_tol: float = 0.05
+    """Joint state within this of its target counts as reached (HAB 0.05)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.receptacle not in OPEN_TARGET:
+            raise ValueError(f"skill.receptacle: {self.receptacle!r} not accepted; use {sorted(OPEN_TARGET)}")
+        if self.mode not in ("open", "close"):
+            raise ValueError(f"skill.mode: {self.mode!r} not accepted; use 'open' or 'close'")
+        for d in self.drawers:
+            if d not in ("drawer_0", "drawer_1"):
+                raise ValueError(f"skill.drawers: {d!r} not accepted; use 'drawer_0' or 'drawer_1'")
+
+
+@dataclass
+class OpenFridgeConfig(ArticulatedConfig):
+    """Open the fridge door."""
+
+
+@dataclass
+class CloseFridgeConfig(ArticulatedConfig):
+    """Close the fridge door (starts open U(pi/4, 2pi/3))."""
+
+    mode: str = "close"
+    """Close."""
+
+
+@dataclass
+class OpenDrawerConfig(ArticulatedConfig):
+    """Open the kitchen drawer."""
+
+    receptacle: str = "drawer"
+    """The drawer."""
+    rest_reward: float = 10.0
+    """HAB drawer: 10."""
+
+
+@dataclass
+class CloseDrawerConfig(ArticulatedConfig):
+    """Close the kitchen drawer (starts open U(0.4, 0.5) m)."""
+
+    receptacle: str = "drawer"
+    """The drawer."""
+    mode: str = "close"
+    """Close."""
+    rest_reward: float = 10.0
+    """HAB drawer: 10."""
+
+
+class ArticulatedTask:
+    """Open or close an articulated receptacle; its config says which."""
+
+    name = "articulated"
+    Config = ArticulatedConfig
+    OBSERVATIONS = ("joint", "ee_pos", "is_holding", "relative_resting_position", "marker_rel_pos")
+    failure_causes = ("force", "wrong_handle")
+
+    def __init__(self, config: ArticulatedConfig | None = None) -> None:
+        self.config = c = config or self.Config()
+        markers = ("fridge",) if c.receptacle == "fridge" else c.drawers
+        start = (0.0, 0.0) if c.mode == "open" else CLOSE_START[c.receptacle]
+        self.episodes = ArticulationEpisodes(c, markers, start)
+        self.target = OPEN_TARGET[c.receptacle] if c.mode == "open" else 0.0
+        self.force = ForceRule(c)
+        self.joint, self.approach = Progress(), Progress()
+        self.marker = ""
+        self.reached = self.grasped = False
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        grip = ("grip_action",) if self.config.mode == "open" else ()  # close: grip disabled (HAB)
+        return ("arm_action", *grip, "base_velocity", "rearrange_stop")
+
+    @property
+    def reward_scales(self) -> Mapping[str, float]:
+        c = self.config
+        return {
+            "joint": c.joint_reward,
+            "at_target": c.at_target_reward,
+            "rest": c.rest_reward,
+            "marker": c.marker_reward,
+            "grasp_handle": c.grasp_handle_reward,
+            "wrong_handle": -c.wrong_handle_penalty,
+            "success": c.success_reward,
+            "slack": -c.slack_penalty,
+            **force_scales(c),
+        }
+
+    def env_config(self) -> EnvConfig:
+        return env_config(self.config, self.OBSERVATIONS, self.actions)
+
+    def reset(self, backend: SimBackend, spec: EpisodeSpec) -> None:
+        self.marker = spec.marker or "fridge"
+        self.reached = self.grasped = False
+        self.joint.reset()
+        self.approach.reset()
+        self.force.reset()
+
+    def error(self, q: float) -> float:
+        """Distance to the target state: one-sided for open, absolute for close (HAB)."""
+        return max(0.0, self.target - q) if self.config.mode == "open" else abs(q - self.target)
+
+    def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
+        b, c = backend, self.config
+        terms: dict[str, float] = {"slack": 1.0}
+        new, over = self.force.step(b.force_instant)
+        terms["force"] = self.force.penalty_raw(new)
+        failure = None
+        if b.held is not None and b.held != self.marker:
+            terms["wrong_handle"], failure = 1.0, "wrong_handle"
+        elif over:
+            terms["force_limit"], failure = 1.0, "force"
+        if b.held == self.marker and not self.grasped and c.mode == "open":
+            terms["grasp_handle"], self.grasped = 1.0, True
+        err = self.error(b.articulation(self.marker))
+        terms["joint"] = self.joint(err)
+        at = err < c.success_tol
+        if at and not self.reached:
+            terms["at_target"], self.reached = 1.0, True
+        if self.reached:
+            terms["rest"] = self.approach(ee_rest_dist(b), "rest")
+        else:
+            terms["marker"] = self.approach(
+                float(np.linalg.norm(b.ee_pos_world - b.handle_pos(self.marker))), "m"
+            )
+        stop = "rearrange_stop" in action and float(action["rearrange_stop"][0]) > 0.0
+        success = failure is None and stop and at and b.held is None and ee_rest_dist(b) < c.rest_tol
+        if success:
+            terms["success"] = 1.0
+        info = {"joint_error": err, "force_new_accum": self.force.accum}
+        return TaskStep(
+            terms, terminated=success or failure is not None, success=success, failure=failure, info=info
+        )
+
+
+class OpenFridgeTask(ArticulatedTask):
+    """open_fridge: only the config defaults differ."""
+
+    name = "open_fridge"
+    Config = OpenFridgeConfig
+
+
+class CloseFridgeTask(ArticulatedTask):
+    """close_fridge: only the config defaults differ."""
+
+    name = "close_fridge"
+    Config = CloseFridgeConfig
+
+
+class OpenDrawerTask(ArticulatedTask):
+    """open_drawer: only the config defaults differ."""
+
+    name = "open_drawer"
+    Config = OpenDrawerConfig
+
+
+class CloseDrawerTask(ArticulatedTask):
+    """close_drawer: only the config defaults differ."""
+
+    name = "close_drawer"
+    Config = CloseDrawerConfig

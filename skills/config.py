@@ -1,0 +1,109 @@
+"""`SkillConfig`: the fields every skill task shares (split, spaces, spawn, force rule, success/slack).
+
+Each skill's own config (`PickConfig`, ...) adds its reward scales and thresholds; `env_config` turns a
+skill config into the simulator's `EnvConfig` (observations, actions, depth, episode length).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpsrl.sim.backend import DepthSettings
+from tpsrl.sim.env import EnvConfig
+from tpsrl.sim.sensors import SENSORS
+
+from .splits import split_layouts
+
+DEPTH_MAX = 512
+
+
+@dataclass
+class SkillConfig:
+    """Fields shared by all skill tasks (each skill's config sets its own defaults)."""
+
+    split: str = "train"
+    """Layouts to sample: "train" (24 layouts) or "heldout" (skills.splits.HELDOUT_LAYOUTS)."""
+    base_movement: bool = True
+    """False removes base_velocity from the actions (TP-SRL's per-skill action space)."""
+    depth: int = 0
+    """head_depth resolution (square, ray-cast); 0: state sensors only (the CPU default)."""
+    observations: tuple[str, ...] | None = None
+    """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0)."""
+    max_steps: int = 300
+    """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
+    clutter: tuple[int, int] = (0, 5)
+    """Inclusive range of clutter objects per episode."""
+    spawn_max_dist: float = 2.0
+    """Robot spawn within this planar distance (m) of the object/handle (HAB 2.0)."""
+    base_noise: float = 0.05
+    """Spawn position noise (m, HAB 0.05), applied to a collision-free pose."""
+    yaw_noise: float = 0.5236
+    """Spawn heading noise around facing the object (rad, HAB 0.5236)."""
+    spawn_tries: int = 100
+    """Resamples of a spawn before it is reported as unsatisfiable."""
+    success_reward: float = 10.0
+    """Reward on success (HAB 10)."""
+    slack_penalty: float = 0.005
+    """Per-step penalty (HAB 0.005; 0 for open/close)."""
+    rest_tol: float = 0.15
+    """EE within this distance (m) of the resting position counts as at rest (HAB 0.15)."""
+    grip_release: float = 0.0
+    """grip_action below -grip_release releases (HAB 0); see docs/skills.md on grip semantics."""
+    min_force: float = 20.0
+    """Force rule: only force increases above this (N) count as new force (HAB RobotForce min_force)."""
+    force_penalty: float = 1e-4
+    """Force rule: penalty per newton of new force (HAB 1e-4); 0 for skills without the rule."""
+    force_penalty_cap: float = 0.01
+    """Force rule: cap on the per-step force penalty (HAB 0.01)."""
+    max_accum_force: float = 1e4
+    """Force rule: accumulated new force (N) that ends the episode (HAB 1e4; <= 0 disables)."""
+    max_instant_force: float = 1e4
+    """Force rule: instantaneous robot contact force (N) that ends the episode (HAB 1e4; <= 0 disables)."""
+    force_end_penalty: float = 1.0
+    """Force rule: penalty when a force limit ends the episode (HAB 1.0)."""
+
+    def __post_init__(self) -> None:
+        if self.observations is not None:
+            self.observations = tuple(self.observations)
+        self.clutter = tuple(self.clutter)  # type: ignore[assignment]
+        split_layouts(self.split)
+        if (
+            isinstance(self.depth, bool)
+            or not isinstance(self.depth, int)
+            or not 0 <= self.depth <= DEPTH_MAX
+        ):
+            raise ValueError(
+                f"skill.depth: {self.depth!r} not accepted; use 0 (no depth) or 1..{DEPTH_MAX}, e.g. 64"
+            )
+        for o in self.observations or ():
+            if o not in SENSORS:
+                raise ValueError(
+                    f"skill.observations: unknown observation {o!r}; accepted: {sorted(SENSORS)}"
+                )
+        if self.observations and "head_depth" in self.observations and self.depth == 0:
+            raise ValueError("skill.observations: 'head_depth' needs skill.depth > 0 (e.g. 64), got 0")
+        if self.max_steps < 1:
+            raise ValueError(f"skill.max_steps: {self.max_steps} must be >= 1")
+        if self.spawn_tries < 1:
+            raise ValueError(f"skill.spawn_tries: {self.spawn_tries} must be >= 1")
+        if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
+            raise ValueError(f"skill.clutter: {self.clutter} must be (min, max) with 0 <= min <= max")
+
+
+def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:
+    """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
+    obs = cfg.observations or (observations + (("head_depth",) if cfg.depth else ()))
+    depth = (
+        DepthSettings(mode="raycast", height=cfg.depth, width=cfg.depth)
+        if cfg.depth
+        else DepthSettings("none")
+    )
+    return EnvConfig(
+        actions=actions,
+        base_movement=cfg.base_movement,
+        observations=obs,
+        depth=depth,
+        max_steps=cfg.max_steps,
+        n_targets=1,
+        grip_release=cfg.grip_release,
+    )

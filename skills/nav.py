@@ -1,0 +1,104 @@
+"""Navigate to an object (HAB "nav_to_obj"): stop within 1.5 m of it, facing it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from tpsrl.sim.backend import SimBackend
+from tpsrl.sim.env import EnvConfig
+from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.task import TaskStep
+
+from .config import SkillConfig, env_config
+from .episodes import ALL_RECEPTACLES, ObjectEpisodes
+from .terms import Progress, heading_error
+
+
+@dataclass
+class NavConfig(SkillConfig):
+    """Navigate to an object: HAB's reward scales and rules."""
+
+    max_steps: int = 400
+    """Episode length (HAB 400)."""
+    spawn_max_dist: float = 100.0
+    """Nav spawns anywhere at least min_start_dist away (no upper bound)."""
+    min_start_dist: float = 3.0
+    """Robot starts at least this far (planar, m) from its goal (HAB 3.0)."""
+    hold_prob: float = 0.167
+    """Probability of starting with the target held; the goal is then the object's goal (HAB 0.167)."""
+    dist_reward: float = 1.0
+    """Scale of the decrease of the planar distance to the goal."""
+    angle_reward: float = 1.0
+    """Scale of the decrease of the heading error, within angle_radius of the goal."""
+    angle_radius: float = 3.0
+    """Heading reward applies within this distance (m) of the goal (HAB 3.0)."""
+    success_dist: float = 1.5
+    """Success: base within this planar distance (m) of the goal (HAB 1.5)."""
+    success_angle: float = 0.2618
+    """Success: facing the goal within this angle (rad, HAB 15 deg)."""
+    force_penalty: float = 0.0
+    """Nav has no force rule in HAB."""
+    max_accum_force: float = 0.0
+    """Nav has no force rule in HAB (0 disables)."""
+    max_instant_force: float = 0.0
+    """Nav has no force rule in HAB (0 disables)."""
+
+
+class NavToObjTask:
+    """Navigate to the target object (or to its goal when holding it)."""
+
+    name = "nav_to_obj"
+    Config = NavConfig
+    OBSERVATIONS = ("goal_to_agent_gps_compass", "joint")
+    ACTIONS = ("base_velocity", "rearrange_stop")
+    failure_causes: tuple[str, ...] = ()
+
+    def __init__(self, config: NavConfig | None = None) -> None:
+        self.config = config or NavConfig()
+        c = self.config
+        if not c.base_movement:
+            raise ValueError(
+                "skill.base_movement: False is not accepted for nav_to_obj (the base is its only motion)"
+            )
+        self.episodes = ObjectEpisodes(
+            c, ALL_RECEPTACLES, ALL_RECEPTACLES, anchor="nav", hold_prob=c.hold_prob,
+            min_dist=c.min_start_dist, goal_radius=c.success_dist,
+        )  # fmt: skip
+        self.dist, self.angle = Progress(), Progress()
+        self.goal = np.zeros(2)
+
+    @property
+    def reward_scales(self) -> Mapping[str, float]:
+        c = self.config
+        return {
+            "dist": c.dist_reward,
+            "angle": c.angle_reward,
+            "success": c.success_reward,
+            "slack": -c.slack_penalty,
+        }
+
+    def env_config(self) -> EnvConfig:
+        return env_config(self.config, self.OBSERVATIONS, self.ACTIONS)
+
+    def reset(self, backend: SimBackend, spec: EpisodeSpec) -> None:
+        goal = spec.nav_goal if spec.nav_goal is not None else backend.object_pos(spec.targets[0].handle)[:2]
+        self.goal = np.array(goal[:2], dtype=np.float64)
+        self.dist.reset()
+        self.angle.reset()
+
+    def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
+        c = self.config
+        x, y, _ = backend.base_pose
+        d = float(np.hypot(self.goal[0] - x, self.goal[1] - y))
+        err = heading_error(backend, self.goal)
+        terms = {"slack": 1.0, "dist": self.dist(d)}
+        near = d < c.angle_radius
+        terms["angle"] = self.angle(err, near) if near else self.angle(0.0, near)
+        stop = float(action["rearrange_stop"][0]) > 0.0
+        success = stop and d <= c.success_dist and err <= c.success_angle
+        if success:
+            terms["success"] = 1.0
+        return TaskStep(terms, terminated=success, success=success, info={"nav_dist": d, "nav_angle": err})

@@ -1,0 +1,116 @@
+"""Pick (HAB "pick"): grasp the target object and bring the arm back to rest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from tpsrl.sim.backend import SimBackend
+from tpsrl.sim.env import EnvConfig
+from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.task import TaskStep
+
+from .config import SkillConfig, env_config
+from .episodes import ALL_RECEPTACLES, ObjectEpisodes
+from .terms import ForceRule, Progress, ee_rest_dist, force_scales
+
+MANIPULATION_ACTIONS = ("arm_action", "grip_action", "base_velocity")
+
+
+@dataclass
+class PickConfig(SkillConfig):
+    """Pick: HAB's reward scales and rules."""
+
+    dist_reward: float = 2.0
+    """Scale of the decrease of EE->object distance (EE->rest once holding)."""
+    grasp_reward: float = 2.0
+    """Reward for grasping the target."""
+    wrong_grasp_penalty: float = 0.5
+    """Penalty for grasping another object (ends the episode)."""
+    drop_penalty: float = 0.5
+    """Penalty for releasing the target (ends the episode)."""
+    receptacles: tuple[str, ...] = ALL_RECEPTACLES
+    """Where the target may start (open surfaces, the open fridge, the open top drawer)."""
+
+
+def failure_terms(
+    b: SimBackend, target: str, was_holding: bool, force: ForceRule, terms: dict[str, float]
+) -> str | None:
+    """Shared pick/place failures (wrong grasp, drop, force): fills `terms`, returns the cause."""
+    new, over = force.step(b.force_instant)
+    terms["force"] = force.penalty_raw(new)
+    if b.held is not None and b.held != target:
+        terms["wrong_grasp"] = 1.0
+        return "wrong_grasp"
+    if over:
+        terms["force_limit"] = 1.0
+        return "force"
+    if was_holding and b.held is None:
+        terms["drop"] = 1.0
+        return "drop"
+    return None
+
+
+class PickTask:
+    """Pick the target object (HAB pick task)."""
+
+    name = "pick"
+    Config = PickConfig
+    OBSERVATIONS = ("obj_start_sensor", "joint", "is_holding", "relative_resting_position")
+    ACTIONS = MANIPULATION_ACTIONS
+    failure_causes = ("force", "wrong_grasp", "drop")
+
+    def __init__(self, config: PickConfig | None = None) -> None:
+        self.config = config or PickConfig()
+        c = self.config
+        self.episodes = ObjectEpisodes(c, c.receptacles, ALL_RECEPTACLES, anchor="object")
+        self.force = ForceRule(c)
+        self.progress = Progress()
+        self.target = ""
+        self.holding = False
+
+    @property
+    def reward_scales(self) -> Mapping[str, float]:
+        c = self.config
+        return {
+            "dist": c.dist_reward,
+            "grasp": c.grasp_reward,
+            "wrong_grasp": -c.wrong_grasp_penalty,
+            "drop": -c.drop_penalty,
+            "success": c.success_reward,
+            "slack": -c.slack_penalty,
+            **force_scales(c),
+        }
+
+    def env_config(self) -> EnvConfig:
+        return env_config(self.config, self.OBSERVATIONS, self.ACTIONS)
+
+    def reset(self, backend: SimBackend, spec: EpisodeSpec) -> None:
+        self.target = spec.targets[0].handle
+        self.holding = backend.held == self.target
+        self.progress.reset()
+        self.force.reset()
+
+    def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
+        b, c = backend, self.config
+        terms: dict[str, float] = {"slack": 1.0}
+        failure = failure_terms(b, self.target, self.holding, self.force, terms)
+        holding = b.held == self.target
+        if holding and not self.holding:
+            terms["grasp"] = 1.0
+        self.holding = holding
+        if holding:
+            terms["dist"] = self.progress(ee_rest_dist(b), "rest")
+        else:
+            terms["dist"] = self.progress(
+                float(np.linalg.norm(b.ee_pos_world - b.object_pos(self.target))), "obj"
+            )
+        success = failure is None and holding and ee_rest_dist(b) < c.rest_tol
+        if success:
+            terms["success"] = 1.0
+        info = {"force_new_accum": self.force.accum}
+        return TaskStep(
+            terms, terminated=success or failure is not None, success=success, failure=failure, info=info
+        )

@@ -1,0 +1,112 @@
+"""Place (HAB "place"): starting with the object held, put it at its goal and return the arm to rest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from tpsrl.sim.backend import SimBackend
+from tpsrl.sim.env import EnvConfig
+from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.task import TaskStep
+
+from .config import SkillConfig, env_config
+from .episodes import ALL_RECEPTACLES, ObjectEpisodes
+from .pick import MANIPULATION_ACTIONS
+from .terms import ForceRule, Progress, ee_rest_dist, force_scales
+
+
+@dataclass
+class PlaceConfig(SkillConfig):
+    """Place: HAB's reward scales and rules."""
+
+    dist_reward: float = 2.0
+    """Scale of the decrease of object->goal distance while >= goal_tol (then EE->rest once placed)."""
+    place_reward: float = 5.0
+    """Reward for releasing the object within goal_tol of its goal."""
+    drop_penalty: float = 0.5
+    """Penalty for releasing the object away from its goal (ends the episode)."""
+    wrong_grasp_penalty: float = 0.5
+    """Penalty for grasping another object (ends the episode)."""
+    goal_tol: float = 0.15
+    """Object within this distance (m) of its goal counts as placed (HAB 0.15)."""
+    goal_receptacles: tuple[str, ...] = ALL_RECEPTACLES
+    """Where the goal may be (open surfaces, the open fridge, the open top drawer)."""
+
+
+class PlaceTask:
+    """Place the held object at its goal (HAB place task)."""
+
+    name = "place"
+    Config = PlaceConfig
+    OBSERVATIONS = ("obj_goal_sensor", "joint", "is_holding", "relative_resting_position")
+    ACTIONS = MANIPULATION_ACTIONS
+    failure_causes = ("force", "wrong_grasp", "release_away")
+
+    def __init__(self, config: PlaceConfig | None = None) -> None:
+        self.config = config or PlaceConfig()
+        c = self.config
+        self.episodes = ObjectEpisodes(c, ALL_RECEPTACLES, c.goal_receptacles, anchor="goal", hold_prob=1.0)
+        self.force = ForceRule(c)
+        self.progress = Progress()
+        self.target = ""
+        self.goal = np.zeros(3)
+        self.holding = True
+        self.placed = False
+
+    @property
+    def reward_scales(self) -> Mapping[str, float]:
+        c = self.config
+        return {
+            "dist": c.dist_reward,
+            "place": c.place_reward,
+            "drop": -c.drop_penalty,
+            "wrong_grasp": -c.wrong_grasp_penalty,
+            "success": c.success_reward,
+            "slack": -c.slack_penalty,
+            **force_scales(c),
+        }
+
+    def env_config(self) -> EnvConfig:
+        return env_config(self.config, self.OBSERVATIONS, self.ACTIONS)
+
+    def reset(self, backend: SimBackend, spec: EpisodeSpec) -> None:
+        self.target = spec.targets[0].handle
+        self.goal = np.array(spec.targets[0].goal)
+        self.holding = backend.held == self.target
+        self.placed = False
+        self.progress.reset()
+        self.force.reset()
+
+    def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
+        b, c = backend, self.config
+        terms: dict[str, float] = {"slack": 1.0}
+        new, over = self.force.step(b.force_instant)
+        terms["force"] = self.force.penalty_raw(new)
+        failure = None
+        dist = float(np.linalg.norm(b.object_pos(self.target) - self.goal))
+        holding = b.held == self.target
+        if b.held is not None and not holding:
+            terms["wrong_grasp"], failure = 1.0, "wrong_grasp"
+        elif over:
+            terms["force_limit"], failure = 1.0, "force"
+        elif self.holding and not holding:
+            if dist < c.goal_tol and not self.placed:
+                terms["place"], self.placed = 1.0, True
+            elif dist >= c.goal_tol:
+                terms["drop"], failure = 1.0, "release_away"
+        self.holding = holding
+        if holding:
+            gain = self.progress(dist, "obj")
+            terms["dist"] = gain if dist >= c.goal_tol else 0.0
+        else:
+            terms["dist"] = self.progress(ee_rest_dist(b), "rest")
+        success = failure is None and not holding and dist < c.goal_tol and ee_rest_dist(b) < c.rest_tol
+        if success:
+            terms["success"] = 1.0
+        info = {"force_new_accum": self.force.accum}
+        return TaskStep(
+            terms, terminated=success or failure is not None, success=success, failure=failure, info=info
+        )

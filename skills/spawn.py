@@ -1,0 +1,161 @@
+"""Where things start: object placements the robot can reach, collision-free robot poses near them.
+
+Reachability is the measured reach of our Fetch arm (suction cup within 2 cm of a point, privileged
+Jacobian reaching from the resting pose, no obstacles), as planar distance from the base centre by
+height (docs/skills.md, "Reach"). A spawn that cannot be satisfied is resampled at most
+`SkillConfig.spawn_tries` times and then reported with `SpawnError`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from tpsrl.sim.mujoco import layout as L
+
+# (height of the point, planar reach from the base centre), measured; linear in between, 0 outside.
+REACH_TABLE: tuple[tuple[float, float], ...] = (
+    (0.40, 0.0),
+    (0.45, 0.65),
+    (0.65, 0.85),
+    (1.3, 0.85),
+    (1.5, 0.65),
+)
+REACH_MARGIN = 0.05
+ARM_AHEAD = 0.45  # the resting arm sticks out this far ahead of the base centre, at about 1 m height
+TALL = 0.85  # furniture taller than this blocks the resting arm
+
+
+class SpawnError(RuntimeError):
+    """No spawn satisfying the rules was found; names the layout, the anchor and the rule."""
+
+
+def reach_xy(z: float) -> float:
+    """Planar reach (m) of the suction cup at height `z` (0 where out of reach)."""
+    zs, rs = zip(*REACH_TABLE, strict=True)
+    if z < zs[0] or z > zs[-1]:
+        return 0.0
+    return float(np.interp(z, zs, rs))
+
+
+@dataclass(frozen=True)
+class Disk:
+    """A keep-out disk in the plane (an open door's or drawer's swept area, sampled as disks)."""
+
+    x: float
+    y: float
+    r: float
+
+
+@functools.lru_cache(maxsize=64)
+def _free_cells(layout: int) -> tuple[np.ndarray, np.ndarray]:
+    """World (x, y) of the free cells in the largest connected free region of a layout."""
+    grid = L.free_space(layout)
+    comp = _largest_component(grid)
+    ii, jj = np.nonzero(comp)
+    return (ii + 0.5) * L.GRID_RES, (jj + 0.5) * L.GRID_RES
+
+
+def _largest_component(grid: np.ndarray) -> np.ndarray:
+    """The largest 4-connected region of `grid` (flood fill by repeated dilation)."""
+    left = grid.copy()
+    best = np.zeros_like(grid)
+    while left.sum() > best.sum():
+        ii, jj = np.nonzero(left)
+        region = np.zeros_like(grid)
+        region[ii[0], jj[0]] = True
+        while True:
+            grown = region.copy()
+            grown[1:] |= region[:-1]
+            grown[:-1] |= region[1:]
+            grown[:, 1:] |= region[:, :-1]
+            grown[:, :-1] |= region[:, 1:]
+            grown &= grid
+            if grown.sum() == region.sum():
+                break
+            region = grown
+        if region.sum() > best.sum():
+            best = region
+        left &= ~region
+    return best
+
+
+def _arm_clear(layout: int, x: float, y: float, yaw: float) -> bool:
+    """The resting arm (ARM_AHEAD ahead, ~1 m high) is clear of walls and tall furniture."""
+    ax, ay = x + ARM_AHEAD * math.cos(yaw), y + ARM_AHEAD * math.sin(yaw)
+    m = 0.12
+    rects = list(L.WALLS) + [f.footprint for f in L.make_layout(layout).furniture if f.spec.height > TALL]
+    return not any(r.x0 - m <= ax <= r.x1 + m and r.y0 - m <= ay <= r.y1 + m for r in rects)
+
+
+def _clear_of(disks: tuple[Disk, ...], x: float, y: float) -> bool:
+    return all(math.hypot(x - d.x, y - d.y) > d.r + L.ROBOT_RADIUS for d in disks)
+
+
+def reachable_from_free(layout: int, point: np.ndarray, disks: tuple[Disk, ...] = ()) -> bool:
+    """Some free base cell has `point` within the arm's reach."""
+    xs, ys = _free_cells(layout)
+    r = reach_xy(float(point[2])) - REACH_MARGIN
+    if r <= 0:
+        return False
+    near = np.hypot(xs - point[0], ys - point[1]) <= r
+    return any(_clear_of(disks, float(x), float(y)) for x, y in zip(xs[near], ys[near], strict=True))
+
+
+def sample_base(
+    rng: np.random.Generator,
+    layout: int,
+    anchor: np.ndarray,
+    *,
+    min_dist: float,
+    max_dist: float,
+    yaw_noise: float,
+    base_noise: float,
+    disks: tuple[Disk, ...] = (),
+    tries: int = 100,
+) -> tuple[float, float, float]:
+    """A collision-free base pose within [min_dist, max_dist] (planar) of `anchor`, facing it +- noise."""
+    xs, ys = _free_cells(layout)
+    d = np.hypot(xs - anchor[0], ys - anchor[1])
+    ok = (d >= min_dist) & (d <= max_dist)
+    cand = np.nonzero(ok)[0]
+    if len(cand) == 0:
+        raise SpawnError(
+            f"spawn: layout {layout} has no free base cell {min_dist}..{max_dist} m from {np.round(anchor[:2], 2).tolist()}"
+        )
+    for _ in range(tries):
+        k = int(rng.choice(cand))
+        x = float(xs[k] + rng.normal(0.0, base_noise))
+        y = float(ys[k] + rng.normal(0.0, base_noise))
+        if not (L.is_free(layout, x, y) and _clear_of(disks, x, y)):
+            continue
+        yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
+        if _arm_clear(layout, x, y, yaw):
+            return x, y, yaw
+    raise SpawnError(
+        f"spawn: no collision-free base pose within {max_dist} m of {np.round(anchor[:2], 2).tolist()} "
+        f"in layout {layout} after {tries} tries (skill.spawn_tries)"
+    )
+
+
+def articulation_disks(layout: int, arts: dict[str, float]) -> tuple[Disk, ...]:
+    """Keep-out disks for open articulations: the fridge door's arc and drawers pulled out."""
+    out: list[Disk] = []
+    for f in L.make_layout(layout).furniture:
+        k = f.spec
+        if f.kind == "fridge" and arts.get("fridge", 0.0) > 0.05:
+            hx, hy = f.to_world(k.depth / 2, k.width / 2)  # hinge: front left corner
+            a = f.yaw - math.pi / 2 + arts["fridge"]  # door direction from the hinge
+            for s in np.linspace(0.1, k.width, 5):
+                out.append(Disk(hx + s * math.cos(a), hy + s * math.sin(a), 0.12))
+        if f.kind == "cabinet":
+            for i in range(L.NUM_DRAWERS):
+                o = arts.get(f"drawer_{i}", 0.0)
+                if o > 0.05:
+                    for lat in (-0.25, 0.0, 0.25):
+                        x, y = f.to_world(k.depth / 2 + o / 2, lat)
+                        out.append(Disk(x, y, o / 2 + 0.05))
+    return tuple(out)
