@@ -60,7 +60,7 @@ def make_env(skill: str, seed: int | None = None, **overrides: Any) -> Rearrange
     task = task_class(skill)(make_config(skill, **overrides))
     env = RearrangeEnv(task=task)
     if seed is not None:
-        env.seed(seed)
+        env.seed_sampler(seed)
     return env
 
 

@@ -6,22 +6,20 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from skills.registry import TASKS as SKILL_TASKS
+from skills.registry import make_env
 from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.objects import OBJECT_TYPES
-
-
-@pytest.fixture(scope="module")
-def env() -> RearrangeEnv:
-    e = RearrangeEnv(EnvConfig(n_targets=2, clutter=(0, 6), depth=DepthSettings(height=16, width=16)))
-    yield e
-    e.close()
+from tpsrl.sim.task import TASKS
 
 
 @pytest.mark.parametrize("layout", range(L.NUM_LAYOUTS))
-def test_reset_and_step_every_layout(env: RearrangeEnv, layout: int) -> None:
-    env.cfg.layouts = (layout,)
+def test_reset_and_step_every_layout(layout: int) -> None:
+    env = RearrangeEnv(
+        EnvConfig(n_targets=2, clutter=(0, 6), layouts=(layout,), depth=DepthSettings(height=16, width=16))
+    )
     obs, info = env.reset(seed=layout)
     assert info["layout"] == layout
     rng = np.random.default_rng(layout)
@@ -55,8 +53,25 @@ def test_object_catalogue_has_ycb_like_types() -> None:
         assert 0.02 < t.mass < 1.0 and all(0.005 < s < 0.2 for s in t.size)
 
 
-def test_clutter_varies_between_episodes(env: RearrangeEnv) -> None:
-    env.cfg.layouts = None
+@pytest.mark.parametrize("name", sorted(TASKS) + sorted(SKILL_TASKS))
+def test_every_registered_task_resets_and_steps(name: str) -> None:
+    env = RearrangeEnv(task=TASKS[name]()) if name in TASKS else make_env(name, seed=0, max_steps=10)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        obs, reward, term, trunc, info = env.step(
+            rng.uniform(-1, 1, env.action_space.shape).astype(np.float32)
+        )
+        assert np.isfinite(reward) and all(np.isfinite(v).all() for v in obs.values())
+        assert env.observation_space.contains(obs)
+        if term or trunc:
+            assert "success" in info["episode_stats"]
+            break
+    env.close()
+
+
+def test_clutter_varies_between_episodes() -> None:
+    env = RearrangeEnv(EnvConfig(n_targets=2, clutter=(0, 6), depth=DepthSettings(height=16, width=16)))
     counts = set()
     for seed in range(8):
         env.reset(seed=seed)

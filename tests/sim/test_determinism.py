@@ -81,7 +81,7 @@ def _valid() -> dict:
         (lambda d: d["targets"][0].update(handle="zz"), r"episode\.targets\[0\]\.handle: no object 'zz'"),
         (
             lambda d: d.update(articulations={"fridge": 3.5}),
-            r"episode\.articulations\.fridge: 3\.5 outside \[0\.0, 2\.0\]",
+            r"episode\.articulations\.fridge: 3\.5 outside \[0\.0, 2\.2\]",
         ),
         (
             lambda d: d.update(articulations={"oven": 0.1}),

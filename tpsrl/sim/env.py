@@ -144,7 +144,7 @@ class RearrangeEnv(gym.Env):
         self._return_terms = {}
         return self._observe(), {"episode_id": spec.episode_id, "layout": spec.layout}
 
-    def seed(self, seed: int) -> None:
+    def seed_sampler(self, seed: int) -> None:
         """Seed the episode sampler without resetting (the next `reset()` samples from it)."""
         self._rng = np.random.default_rng(seed)
 

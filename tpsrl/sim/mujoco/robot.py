@@ -39,7 +39,16 @@ BASE_JOINTS = ("base_x", "base_y", "base_yaw")
 # made a clamped high-gain velocity drive move the base backwards.
 BASE_KP = (2e4, 2e4, 2e3)  # N/m, N/m, N m/rad
 BASE_KV = (1e4, 1e4, 1.5e3)  # N s/m, N s/m, N m s/rad
-BASE_LEAD = (0.1, 0.1, 0.2)  # m, m, rad
+BASE_LEAD = (0.03, 0.03, 0.1)  # m, m, rad: the hold servo pushes back with at most kp x lead
+# Drive effort bound (N, N, N m): what a blocked base pushes with. Without it the velocity drive pushed
+# a blocked base with kv x commanded speed (15 kN at 1.5 m/s), far beyond any real mobile base.
+BASE_MAX_EFFORT = (3000.0, 3000.0, 600.0)
+# Arm joint targets lead the joints by at most this (rad; pan, lift, roll, elbow, roll, wrist, roll): no
+# wind-up against obstacles, and a blocked arm presses with < 100 N (measured) instead of 170-380 N.
+ARM_LEAD = (0.05, 0.05, 0.08, 0.05, 0.1, 0.1, 0.2)
+# The base's contact softness (time constant, damping ratio): a 120 kg base stopped by a wall within
+# ~50 ms instead of ~20 ms, so the impact force is that of a bumper, not of a rigid crash.
+BASE_SOLREF = "0.05 1"
 TORSO_LIFT = 0.10  # fixed torso lift (m)
 HEAD_TILT = 0.45  # fixed head tilt (rad, down)
 # Resting arm pose (elbow folded up, suction cup pointing forward-down): EE at [0.5, 0, 1.0] in the base frame.
@@ -125,6 +134,7 @@ def robot_parts() -> dict[str, str]:
     base_geom = base.find("geom")
     base_geom.set("condim", "1")
     base_geom.set("priority", "1")
+    base_geom.set("solref", BASE_SOLREF)
     for b in list(base):
         if b.tag == "body" and b.get("name") == "robot0:external_camera_body_0":
             base.remove(b)

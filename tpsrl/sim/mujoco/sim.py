@@ -19,9 +19,11 @@ from .depth import GLDepth, RayCastDepth
 from .objects import OBJECT_TYPES, object_type
 from .robot import (
     ARM_JOINTS,
+    ARM_LEAD,
     BASE_JOINTS,
     BASE_KV,
     BASE_LEAD,
+    BASE_MAX_EFFORT,
     CT_HELD,
     CT_OBJECT,
     CT_WORLD,
@@ -125,6 +127,7 @@ class MujocoSim:
         self._lead = np.array(BASE_LEAD)
         self._base_dof = np.array([m.jnt_dofadr[m.joint(n).id] for n in BASE_JOINTS])
         self._brake_time = m.dof_M0[self._base_dof] / np.array(BASE_KV)  # velocity-drive time constant
+        self._dv_max = np.array(BASE_MAX_EFFORT) / np.array(BASE_KV)
         self.handles = [h for h, _ in objects]
         self._handle_index = {h: i for i, h in enumerate(self.handles)}
         self._obj_q = [m.jnt_qposadr[m.joint(f"obj:{h}").id] for h in self.handles]
@@ -171,7 +174,12 @@ class MujocoSim:
         """
         m, d = self.model, self.data
         if arm is not None:
+            # Targets may lead the joints by at most ARM_LEAD: a blocked arm presses with a bounded
+            # torque (kp x lead, within the effort limit) and moves away at once when told to.
+            q_arm = d.qpos[self._arm_q]
             target = d.ctrl[self._arm_u] + ARM_SCALE * np.clip(arm, -1.0, 1.0)
+            lead = np.asarray(ARM_LEAD)
+            target = np.clip(target, q_arm - lead, q_arm + lead)
             d.ctrl[self._arm_u] = np.clip(target, self._arm_lo, self._arm_hi)
         q = d.qpos[self._base_q]
         if base is not None:
@@ -191,6 +199,10 @@ class MujocoSim:
         self._was_moving = moving
         bad0 = d.warning[_BADQACC].number
         for _ in range(SUBSTEPS):
+            # Bounded drive effort: the velocity servo's set point stays within BASE_MAX_EFFORT / kv of
+            # the current velocity, so a blocked base pushes with at most that force (not kv x speed).
+            qd = d.qvel[self._base_dof]
+            d.ctrl[self._base_u] = qd + np.clip(vel - qd, -self._dv_max, self._dv_max)
             mujoco.mj_step(m, d)
         mujoco.mj_kinematics(m, d)  # positions of the final state (mj_step leaves them one substep behind)
         self.steps += 1

@@ -1,0 +1,81 @@
+"""Contract over every skill: spaces, reset/step, no NaN, episodes end within max steps; bad input."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from skills.registry import TASKS, env_factory, make_env
+from skills.spawn import SpawnError
+from skills.splits import HELDOUT_LAYOUTS, TRAIN_LAYOUTS
+
+VARIANTS = [(base, depth) for base in (True, False) for depth in (0, 8)]
+
+
+@pytest.mark.parametrize("skill", sorted(TASKS))
+@pytest.mark.parametrize(("base", "depth"), VARIANTS)
+def test_skill_contract(skill: str, base: bool, depth: int) -> None:
+    if skill == "nav_to_obj" and not base:
+        with pytest.raises(ValueError, match="skill.base_movement"):
+            make_env(skill, base_movement=base)
+        return
+    env = make_env(skill, seed=0, base_movement=base, depth=depth, max_steps=15)
+    assert ("base_velocity" in env._slices) == base
+    assert ("head_depth" in env.observation_space.spaces) == (depth > 0)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=2)
+    assert info["layout"] in TRAIN_LAYOUTS and env.observation_space.contains(obs)
+    for t in range(16):
+        a = rng.uniform(-1, 1, env.action_space.shape).astype(np.float32)
+        if "rearrange_stop" in env._slices:
+            a[env._slices["rearrange_stop"]] = -1.0
+        obs, r, term, trunc, info = env.step(a)
+        assert np.isfinite(r) and env.observation_space.contains(obs)
+        if term or trunc:
+            stats = info["episode_stats"]
+            assert {"success", "fail/timeout", "steps"} <= set(stats)
+            assert sum(v for k, v in stats.items() if k.startswith("fail/")) == (
+                0.0 if stats["success"] else 1.0
+            )
+            break
+    assert term or trunc, "episode did not end within max_steps"
+    env.close()
+
+
+def test_heldout_split_only_samples_heldout_layouts() -> None:
+    env = make_env("pick", split="heldout", seed=0)
+    assert {env.reset()[1]["layout"] for _ in range(6)} <= set(HELDOUT_LAYOUTS)
+    assert len(HELDOUT_LAYOUTS) == 8 and not set(HELDOUT_LAYOUTS) & set(TRAIN_LAYOUTS)
+
+
+def test_factory_is_picklable_and_rebuilds_the_same_task() -> None:
+    f = pickle.loads(pickle.dumps(env_factory("close_drawer", base_movement=False, max_steps=7)))
+    env = f()
+    assert env.task.name == "close_drawer" and env.cfg.max_steps == 7 and "base_velocity" not in env._slices
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: make_env("fly"), r"skill: unknown skill 'fly'; known: \['close_drawer'"),
+        (
+            lambda: make_env("pick", observations=("x_ray",)),
+            r"skill.observations: unknown observation 'x_ray'",
+        ),
+        (lambda: make_env("pick", depth=-3), r"skill.depth: -3 not accepted"),
+        (lambda: make_env("pick", split="test"), r"skill.split: unknown split 'test'; accepted"),
+        (lambda: make_env("pick", colour="red"), r"skill.colour: unknown field for skill 'pick'; accepted"),
+        (lambda: make_env("open_drawer", drawers=("drawer_9",)), r"skill.drawers: 'drawer_9' not accepted"),
+    ],
+)
+def test_bad_input_names_field_value_and_accepted(call, match: str) -> None:  # noqa: ANN001
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_unsatisfiable_spawn_is_reported_after_bounded_tries() -> None:
+    env = make_env("pick", spawn_max_dist=0.05, spawn_tries=3, seed=0)
+    with pytest.raises(SpawnError, match=r"skill.spawn_tries.*skill.spawn_max_dist 0.05"):
+        env.reset()

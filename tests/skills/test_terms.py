@@ -1,0 +1,135 @@
+"""Each reward term and termination fires in a constructed situation, with the expected value."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from skills.config import SkillConfig
+from skills.registry import make_env
+from skills.spawn import sample_base
+from skills.terms import ForceRule
+from tpsrl.sim.episode import RobotStart
+
+
+def _act(env, **parts: float) -> np.ndarray:  # noqa: ANN001
+    a = np.zeros(env.action_space.shape, np.float32)
+    for k, v in parts.items():
+        a[env._slices[k]] = v
+    if "rearrange_stop" in env._slices and "rearrange_stop" not in parts:
+        a[env._slices["rearrange_stop"]] = -1.0
+    return a
+
+
+def _episode(env, seed: int = 0, **changes):  # noqa: ANN001, ANN202
+    spec = env.task.episodes.sample(env.backend, np.random.default_rng(seed))
+    return replace(spec, **changes)
+
+
+def test_force_rule_counts_new_force_once_and_ends_on_limits() -> None:
+    rule = ForceRule(SkillConfig(max_accum_force=250.0, max_instant_force=1000.0))
+    assert rule.step(100.0) == (100.0, False)
+    assert rule.step(100.0) == (0.0, False)  # steady contact counts once
+    assert rule.step(110.0) == (0.0, False)  # +10 N <= min_force 20
+    assert rule.step(50.0)[0] == 0.0 and rule.step(200.0) == (150.0, False)
+    assert rule.step(260.0) == (60.0, True)  # accumulated 310 > 250
+    assert ForceRule(SkillConfig()).step(2e4)[1]  # instant > 1e4
+    assert rule.penalty_raw(1e6) * 1e-4 == pytest.approx(0.01)  # HAB's cap
+
+
+def test_pick_success_grasp_wrong_grasp_and_drop() -> None:
+    env = make_env("pick", seed=0)
+    spec = _episode(env)
+    target, other = spec.targets[0].handle, "clutter0"
+    env.reset(options={"episode": replace(spec, held=target)})  # holding, arm at rest: success
+    _, r, term, _, info = env.step(_act(env, grip_action=1.0))
+    assert term and info["episode_stats"]["success"] == 1.0 and info["reward_terms"]["success"] == 10.0
+    assert info["reward_terms"]["slack"] == pytest.approx(-0.005)
+    env.reset(options={"episode": replace(spec, held=target)})
+    _, _, term, _, info = env.step(_act(env, grip_action=-1.0, arm_action=-1.0))
+    assert term and info["reward_terms"]["drop"] == -0.5 and info["episode_stats"]["fail/drop"] == 1.0
+    env.reset(options={"episode": spec})
+    env.backend._grasp(target)  # privileged: the cup grasps the target this step
+    _, _, _, _, info = env.step(_act(env, grip_action=1.0))
+    assert info["reward_terms"]["grasp"] == 2.0
+    if any(o.handle == other for o in spec.objects):
+        env.reset(options={"episode": replace(spec, held=other)})
+        _, _, term, _, info = env.step(_act(env, grip_action=1.0))
+        assert term and info["reward_terms"]["wrong_grasp"] == -0.5
+        assert info["episode_stats"]["fail/wrong_grasp"] == 1.0
+
+
+def test_pick_force_limit_ends_the_episode() -> None:
+    env = make_env("pick", seed=0, max_instant_force=100.0)
+    spec = _episode(env)
+    wall = replace(
+        spec, layout=0, robot=RobotStart(0.6, 4.0, math.pi), objects=spec.objects[:1], targets=spec.targets
+    )
+    wall = replace(wall, objects=(replace(spec.objects[0], pos=(2.0, 4.0, 0.05)),), articulations=())
+    env.reset(options={"episode": wall})
+    for _ in range(30):
+        _, _, term, _, info = env.step(_act(env, base_velocity=np.array([0.5, 0.0])))
+        if term:
+            break
+    assert term and info["reward_terms"]["force_limit"] == -1.0 and info["episode_stats"]["fail/force"] == 1.0
+
+
+def test_place_release_at_goal_and_away_from_it() -> None:
+    env = make_env("place", seed=0)
+    spec = _episode(env)
+    env.reset(options={"episode": spec})
+    _, _, term, _, info = env.step(_act(env, grip_action=-1.0))
+    assert term and info["reward_terms"]["drop"] == -0.5 and info["episode_stats"]["fail/release_away"] == 1.0
+    env.reset(options={"episode": spec})
+    env.task.goal = env.backend.object_pos(spec.targets[0].handle)  # the goal is where the object is held
+    _, _, _, _, info = env.step(_act(env, grip_action=-1.0))
+    assert info["reward_terms"]["place"] == 5.0
+
+
+def test_open_drawer_right_and_wrong_handle() -> None:
+    env = make_env("open_drawer", seed=0)
+    spec = _episode(env)
+    env.reset(options={"episode": spec})
+    env.backend._grasp(spec.marker)
+    _, _, term, _, info = env.step(_act(env, grip_action=1.0))
+    assert not term and info["reward_terms"]["grasp_handle"] == 5.0
+    env.reset(options={"episode": spec})
+    env.backend._grasp("fridge")
+    _, _, term, _, info = env.step(_act(env, grip_action=1.0))
+    assert (
+        term
+        and info["reward_terms"]["wrong_handle"] == -5.0
+        and info["episode_stats"]["fail/wrong_handle"] == 1.0
+    )
+
+
+def test_close_drawer_joint_progress_and_success_on_stop() -> None:
+    env = make_env("close_drawer", seed=0)
+    spec = _episode(env)
+    env.reset(options={"episode": replace(spec, articulations=((spec.marker, 0.0),))})  # already closed
+    _, _, term, _, info = env.step(_act(env, rearrange_stop=1.0))
+    assert term and info["episode_stats"]["success"] == 1.0 and info["reward_terms"]["success"] == 10.0
+    assert info["reward_terms"]["at_target"] == 5.0 and "grip_action" not in env._slices
+    env.reset(options={"episode": spec})
+    _, _, term, _, info = env.step(_act(env, rearrange_stop=1.0))
+    assert term and info["episode_stats"]["fail/stop"] == 1.0
+
+
+def test_nav_success_needs_distance_heading_and_stop() -> None:
+    env = make_env("nav_to_obj", seed=0, hold_prob=0.0)
+    spec = _episode(env)
+    goal = np.array([*spec.nav_goal, 0.0])
+    x, y, yaw = sample_base(
+        np.random.default_rng(0), spec.layout, goal, min_dist=0.0, max_dist=1.3, yaw_noise=0.0, base_noise=0.0
+    )
+    env.reset(options={"episode": replace(spec, robot=RobotStart(x, y, yaw))})
+    _, _, term, _, info = env.step(_act(env))
+    assert not term and abs(info["reward_terms"]["dist"]) < 0.01
+    _, _, term, _, info = env.step(_act(env, rearrange_stop=1.0))
+    assert term and info["episode_stats"]["success"] == 1.0
+    env.reset(options={"episode": spec})  # >= 3 m away: stop is a failure
+    _, _, term, _, info = env.step(_act(env, rearrange_stop=1.0))
+    assert term and info["episode_stats"]["success"] == 0.0 and info["nav_dist"] >= 3.0
