@@ -27,7 +27,7 @@ def test_skill_contract(skill: str, base: bool, depth: int) -> None:
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=2)
     assert info["layout"] in TRAIN_LAYOUTS and env.observation_space.contains(obs)
-    for t in range(16):
+    for _ in range(16):
         a = rng.uniform(-1, 1, env.action_space.shape).astype(np.float32)
         if "rearrange_stop" in env._slices:
             a[env._slices["rearrange_stop"]] = -1.0
