@@ -6,7 +6,6 @@ import collections
 from typing import Any
 
 import numpy as np
-import pytest
 import torch
 
 from tests.engine.toy_envs import counter7 as counter_factory

@@ -1,9 +1,11 @@
 """Sample Factory on the engine benchmark's env (optional comparison for `tpsrl-bench engine`).
 
-Run by the benchmark as `python bench_sf.py '<json step times>' <rollout>` with an interpreter that has
-`sample-factory` installed (a benchmark-only dependency; see docs/engine.md). It trains until stopped;
-the benchmark reads Sample Factory's own "Fps is (10 sec: X" log lines. Same env (SleepyEnv), same
-per-env step times, a 2-layer LSTM of the same size, APPO (asynchronous).
+Run by the benchmark as `python bench_sf.py '<json step times>' <rollout> <envs per worker> <splits>` with an
+interpreter that has `sample-factory` installed (a benchmark-only dependency; see docs/engine.md). It
+trains until stopped; the benchmark reads Sample Factory's own "Fps is (10 sec: X" log lines. Same env
+(SleepyEnv), same per-env step times, a 2-layer LSTM of the same size, APPO (asynchronous). With several
+envs per worker and `worker_num_splits=2`, Sample Factory's double-buffered sampling steps one half of a
+worker's envs while the other half waits for actions (its recommended configuration).
 """
 
 from __future__ import annotations
@@ -55,11 +57,13 @@ def main() -> int:
 
     os.environ["TPSRL_SF_MEANS"] = sys.argv[1]
     rollout, n = int(sys.argv[2]), len(means())
+    per_worker, splits = (int(x) for x in sys.argv[3:5]) if len(sys.argv) >= 5 else (1, 1)
     register_env("tpsrl_sleepy", make_env)
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
             "--env=tpsrl_sleepy", "--algo=APPO", f"--train_dir={tmp}", "--experiment=sf", "--device=cpu",
-            f"--num_workers={n}", "--num_envs_per_worker=1", "--worker_num_splits=1", f"--rollout={rollout}",
+            f"--num_workers={n // per_worker}", f"--num_envs_per_worker={per_worker}",
+            f"--worker_num_splits={splits}", f"--rollout={rollout}",
             f"--batch_size={rollout * n}", "--num_batches_per_epoch=1", "--num_epochs=2", "--use_rnn=True",
             "--rnn_type=lstm", "--rnn_num_layers=2", "--rnn_size=32", "--encoder_mlp_layers", "32", "32",
             "--train_for_env_steps=10000000000", "--save_every_sec=100000", "--with_wandb=False",

@@ -93,6 +93,8 @@ def validate(cfg: TrainConfig) -> None:
         e.max_batch == 0 or e.min_batch <= e.max_batch <= e.num_envs,
         "engine.max_batch", e.max_batch, f"0 (= num_envs) or engine.min_batch .. engine.num_envs ({e.num_envs})",
     )  # fmt: skip
+    _check(e.envs_per_worker >= 1, "engine.envs_per_worker", e.envs_per_worker, "an integer >= 1")
+    _check(e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)")
     _check(e.importance_weight_max > 0, "engine.importance_weight_max", e.importance_weight_max, "> 0")
     methods = mp.get_all_start_methods()
     _check(e.start_method in methods, "engine.start_method", e.start_method, " | ".join(methods))
@@ -150,6 +152,7 @@ def from_dict(data: dict[str, Any] | DictConfig) -> TrainConfig:
 RESUMABLE_CHANGES = (
     "run.",
     "engine.serial",
+    "engine.envs_per_worker",
     "engine.start_method",
     "engine.step_timeout_s",
     "engine.start_timeout_s",
