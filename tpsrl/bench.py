@@ -12,6 +12,7 @@ import sys
 BENCHMARKS: dict[str, str] = {
     "sim": "tpsrl.sim.bench",
     "engine": "tpsrl.engine.bench",
+    "train": "tpsrl.engine.bench_train",
     "learn": "tpsrl.engine.bench_learn",
     "planner": "planner.bench",
     "skills": "skills.bench",
