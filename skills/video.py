@@ -2,14 +2,13 @@
 
 `python -m skills.video skill=pick policy=scripted episodes=3 [split=heldout] [out_dir=runs/skill_videos]`
 `policy=scripted` uses `skills.scripted.SCRIPTED`; any other value is a checkpoint or run directory,
-loaded by `skills.policy_loading.load_skill_policy` (written with the training command). Frames are the
+loaded by `skills.learned.load_skill_policy` (written with the training command). Frames are the
 third-person RGB camera (OpenGL: MUJOCO_GL=egl or osmesa) beside the head depth; without OpenGL the
 video shows head depth only. Every run writes a new timestamped folder, never over an earlier one.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import time
@@ -19,11 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from skills.learned import load_skill_policy
 from skills.policy import SkillPolicy
-from skills.scripted import SCRIPTED, make_scripted
+from skills.scripted import make_scripted
 from skills.scripted.envs import SKILLS, make_skill_env, rollout
-
-LOADER = "skills.policy_loading:load_skill_policy"  # the seam for learned policies
 
 
 @dataclass
@@ -49,18 +47,11 @@ class VideoConfig:
 
 
 def load_policy(cfg: VideoConfig, env: Any) -> SkillPolicy:
-    """The scripted controller, or a learned policy through the `load_skill_policy` hook."""
+    """The scripted controller, or the learned policy of a run directory / checkpoint (`policy=<path>`;
+    its spaces are checked against the env at the first reset)."""
     if cfg.policy == "scripted":
         return make_scripted(cfg.skill)
-    module, attr = LOADER.split(":")
-    try:
-        loader = getattr(importlib.import_module(module), attr)
-    except (ModuleNotFoundError, AttributeError):
-        raise NotImplementedError(
-            f"policy={cfg.policy!r}: loading learned skill policies needs {LOADER} (not written yet); "
-            f"use policy=scripted (scripted skills: {sorted(SCRIPTED)})"
-        ) from None
-    return loader(cfg.policy, skill=cfg.skill, env=env)
+    return load_skill_policy(cfg.policy, skill=cfg.skill)
 
 
 def new_run_dir(parent: str, skill: str) -> Path:

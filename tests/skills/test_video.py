@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from skills.learned import SkillCheckpointError
 from skills.video import VideoConfig, parse_args, run_video
 
 
@@ -20,9 +21,9 @@ def test_video_writes_mp4_and_summary_and_never_overwrites(tmp_path) -> None:
     assert s["episodes"][0]["steps"] > 0 and "success" in s["episodes"][0]
 
 
-def test_checkpoint_policy_needs_the_loader_hook(tmp_path) -> None:
+def test_missing_checkpoint_is_named(tmp_path) -> None:
     cfg = VideoConfig(skill="pick", policy=str(tmp_path / "ckpt.pt"), episodes=1, out_dir=str(tmp_path))
-    with pytest.raises((NotImplementedError, FileNotFoundError, ValueError)):
+    with pytest.raises(SkillCheckpointError, match="ckpt.pt does not exist"):
         run_video(cfg)
 
 

@@ -28,10 +28,8 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from tpsrl.engine import checkpoint as ckpt
 from tpsrl.engine.config import from_dict
-from tpsrl.engine.envs import conform
-from tpsrl.engine.policy import ActorCritic
+from tpsrl.engine.inference import load_policy
 
 EVAL_EPISODES = 10
 EVAL_SEED = 10_000
@@ -103,22 +101,8 @@ def run_tpsrl(task: Task, steps: int, seed: int, overrides: dict[str, Any]) -> d
         t0 = time.perf_counter()
         result = train(cfg)
         seconds = time.perf_counter() - t0
-        state = ckpt.load(result.run_dir / "checkpoints" / ckpt.LATEST)
-    env = conform(gym.make(task.env_id))
-    policy = ActorCritic(env.observation_space, env.action_space.shape[0], cfg.policy)
-    policy.load_state_dict(state["model"])
-    low, high = env.action_space.low, env.action_space.high
-    env.close()
-    zeros_a, zeros_s = torch.zeros(1, len(low)), torch.zeros(1, *policy.state_shape())
-    prev = {"a": zeros_a, "s": zeros_s}
-
-    def act(obs: np.ndarray) -> np.ndarray:
-        x = {"obs": torch.as_tensor(obs, dtype=torch.float32)[None]}
-        action, _, _, prev["s"] = policy.act(x, prev["a"], prev["s"], deterministic=True)
-        prev["a"] = action
-        return np.clip(action[0].numpy(), low, high)
-
-    ret = evaluate(act, task.env_id, on_reset=lambda: prev.update(a=zeros_a, s=zeros_s))
+        runner, _ = load_policy(result.run_dir)
+    ret = evaluate(runner.act, task.env_id, on_reset=runner.reset)
     return {"return": ret, "seconds": seconds}
 
 

@@ -54,15 +54,31 @@ def atomic_save(obj: Any, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def save(directory: Path, model: torch.nn.Module, learner_state: dict, counters: Counters, config: dict,
-         keep: bool = False) -> Path:  # fmt: skip
-    """Writes `directory/latest.pt` (and `update_NNNNNN.pt` if `keep`); returns the latest path."""
+def save(
+    directory: Path,
+    model: torch.nn.Module,
+    learner_state: dict,
+    counters: Counters,
+    config: dict,
+    *,
+    spaces: dict[str, Any],
+    meta: dict[str, Any],
+    keep: bool = False,
+) -> Path:
+    """Writes `directory/latest.pt` (and `update_NNNNNN.pt` if `keep`); returns the latest path.
+
+    Besides the training state, a checkpoint carries what rebuilds and runs its policy elsewhere: the
+    config (its `policy` section), the observation and action spaces (`envs.space_to_dict`), and the
+    caller's `meta` (opaque to the engine; the skills store their name and task config there).
+    """
     payload = {
-        "version": 1,
+        "version": 2,
         "model": model.state_dict(),
         "learner": learner_state,
         "counters": asdict(counters),
         "config": config,
+        "spaces": spaces,
+        "meta": meta,
         "rng": rng_state(),
     }
     latest = directory / LATEST
@@ -70,6 +86,40 @@ def save(directory: Path, model: torch.nn.Module, learner_state: dict, counters:
     if keep:
         atomic_save(payload, directory / f"update_{counters.updates:06d}.pt")
     return latest
+
+
+def export_policy(checkpoint: dict[str, Any], path: Path) -> Path:
+    """Writes the policy alone (weights, policy config, spaces, meta, counters; no optimizer, no RNG):
+    the small file that is shipped and loaded by `load_policy`."""
+    keys = ("model", "spaces", "meta", "counters")
+    atomic_save({"version": 2, "policy_only": True, **{k: checkpoint[k] for k in keys},
+                 "config": {"policy": checkpoint["config"]["policy"]}}, path)  # fmt: skip
+    return path
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that is missing, unreadable or lacks what is asked of it."""
+
+
+def read(path: str | Path, map_location: str | torch.device = "cpu") -> dict[str, Any]:
+    """Loads a checkpoint file or the latest one of a run directory, with errors that name the path."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "checkpoints" / LATEST if (path / "checkpoints").is_dir() else path / LATEST
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} does not exist; pass a run directory or a .pt file")
+    try:
+        data = load(path, map_location)
+    except Exception as e:
+        raise CheckpointError(f"checkpoint {path} cannot be read: {type(e).__name__}: {e}") from None
+    if not isinstance(data, dict) or "model" not in data:
+        raise CheckpointError(f"checkpoint {path} holds no policy ('model' missing)")
+    if "spaces" not in data:
+        raise CheckpointError(
+            f"checkpoint {path} (version {data.get('version', 1)}) does not record its spaces; it was written "
+            "before version 2 and its policy cannot be rebuilt on its own"
+        )
+    return data
 
 
 def load(path: Path, map_location: str | torch.device = "cpu") -> dict[str, Any]:

@@ -80,3 +80,23 @@ def probe_spaces(factory: EnvFactory) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
         return env.observation_space, env.action_space  # type: ignore[return-value]
     finally:
         env.close()
+
+
+def space_to_dict(space: gym.spaces.Space) -> dict[str, Any]:
+    """A Box, or a Dict of Boxes, as plain data (for checkpoints): shape, dtype, low, high."""
+    if isinstance(space, gym.spaces.Dict):
+        return {"dict": {k: space_to_dict(s) for k, s in space.spaces.items()}}
+    if not isinstance(space, gym.spaces.Box):
+        raise EnvContractError(f"space {space} cannot be stored; accepted: Box or Dict of Box")
+    return {"shape": list(space.shape), "dtype": str(space.dtype), "low": space.low.tolist(),
+            "high": space.high.tolist()}  # fmt: skip
+
+
+def space_from_dict(data: dict[str, Any]) -> gym.spaces.Space:
+    """Inverse of `space_to_dict`."""
+    if "dict" in data:
+        return gym.spaces.Dict({k: space_from_dict(v) for k, v in data["dict"].items()})
+    dtype = np.dtype(data["dtype"])
+    low = np.asarray(data["low"], dtype=dtype).reshape(data["shape"])
+    high = np.asarray(data["high"], dtype=dtype).reshape(data["shape"])
+    return gym.spaces.Box(low, high, tuple(data["shape"]), dtype=dtype)

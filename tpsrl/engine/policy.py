@@ -145,6 +145,7 @@ class ActorCritic(nn.Module):
         super().__init__()
         _check(cfg)
         self.cfg, self.action_dim = cfg, action_dim
+        self.obs_keys = tuple(obs_space.spaces)
         vector_keys = sorted(k for k, s in obs_space.spaces.items() if not is_image(s))
         self.obs_norm = nn.ModuleDict(
             {k: RunningMeanStd(math.prod(obs_space[k].shape)) for k in vector_keys}

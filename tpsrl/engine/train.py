@@ -34,7 +34,7 @@ from tpsrl.engine.config import (
     to_dict,
     validate,
 )
-from tpsrl.engine.envs import EnvFactory, GymEnvFactory, probe_spaces
+from tpsrl.engine.envs import EnvFactory, GymEnvFactory, probe_spaces, space_to_dict
 from tpsrl.engine.logger import Logger, episode_metrics
 from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.ppo import PPO
@@ -125,10 +125,13 @@ def _seed_all(seed: int) -> None:
 class Trainer:
     """Holds the policy, learner, collector and counters of one run."""
 
-    def __init__(self, cfg: TrainConfig, factories: list[EnvFactory], run_dir: Path) -> None:
-        self.cfg, self.run_dir = cfg, run_dir
+    def __init__(
+        self, cfg: TrainConfig, factories: list[EnvFactory], run_dir: Path, meta: dict[str, Any] | None = None
+    ) -> None:
+        self.cfg, self.run_dir, self.meta = cfg, run_dir, dict(meta or {})
         self.device = torch.device(cfg.run.device)
         obs_space, action_space = probe_spaces(factories[0])
+        self.spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
         self.policy = ActorCritic(obs_space, action_space.shape[0], cfg.policy).to(self.device)
         self.learner = PPO(self.policy, cfg.ppo, self.device, cfg.run.seed)
         self.counters = ckpt.Counters()
@@ -156,6 +159,11 @@ class Trainer:
                 f"run.resume=true but these fields differ from the run in {self.run_dir}: {', '.join(changed)}; "
                 f"only run.* and {', '.join(RESUMABLE_CHANGES[1:])} may change on resume"
             )
+        if state.get("meta", {}) != self.meta:
+            raise ConfigError(
+                f"run.resume=true but the run in {self.run_dir} was started with {state.get('meta', {})}, "
+                f"not {self.meta}"
+            )
         self.policy.load_state_dict(state["model"])
         self.learner.load_state_dict(state["learner"])
         self.counters = ckpt.Counters(**state["counters"])
@@ -164,7 +172,7 @@ class Trainer:
     def save(self) -> Path:
         keep = bool(self.cfg.run.keep_every) and self.counters.updates % self.cfg.run.keep_every == 0
         return ckpt.save(self.run_dir / "checkpoints", self.policy, self.learner.state_dict(), self.counters,
-                         to_dict(self.cfg), keep)  # fmt: skip
+                         to_dict(self.cfg), spaces=self.spaces, meta=self.meta, keep=keep)  # fmt: skip
 
     def step(self, stop: StopFlag) -> dict[str, Any] | None:
         """One update: collect a rollout, learn from it. Returns its metrics, or None if stopped."""
@@ -192,9 +200,14 @@ class Trainer:
         return metrics
 
 
-def train(cfg: TrainConfig, env_factory: EnvFactory | Sequence[EnvFactory] | None = None) -> TrainResult:
+def train(
+    cfg: TrainConfig,
+    env_factory: EnvFactory | Sequence[EnvFactory] | None = None,
+    meta: dict[str, Any] | None = None,
+) -> TrainResult:
     """Trains a policy with PPO on environments from `env_factory` (one factory for all N environments,
-    or a sequence of N), or from the registered gymnasium id `cfg.env.id` when None.
+    or a sequence of N), or from the registered gymnasium id `cfg.env.id` when None. `meta` (plain data,
+    opaque to the engine) is stored in every checkpoint and must match on resume.
 
     Raises `ConfigError` for invalid configs, `RunDirError` for run-directory misuse and `WorkerError`
     (after writing a checkpoint and stopping every worker) when an environment fails.
@@ -207,7 +220,7 @@ def train(cfg: TrainConfig, env_factory: EnvFactory | Sequence[EnvFactory] | Non
     _seed_all(cfg.run.seed)
     if cfg.run.torch_threads:
         torch.set_num_threads(cfg.run.torch_threads)
-    trainer = Trainer(cfg, factories, run_dir)
+    trainer = Trainer(cfg, factories, run_dir, meta)
     result = TrainResult(run_dir, trainer.counters)
     logger = Logger(run_dir, cfg.run.wandb, cfg.run.wandb_project, to_dict(cfg), cfg.run.total_steps,
                     trainer.counters.env_steps, cfg.run.progress, cfg.run.resume)  # fmt: skip

@@ -1,0 +1,106 @@
+"""`tpsrl-train`: the training command. `tpsrl-train skill=<name> [overrides]` trains one HAB skill on the
+simulator with the VER engine; without `skill=` it trains a gymnasium env (`env.id=...`), as the engine's
+own entry point does.
+
+    tpsrl-train skill=pick                                   # HAB pick, base movement on, state obs
+    tpsrl-train skill=pick skill.base_movement=false         # TP-SRL's per-skill action space
+    tpsrl-train skill=place skill.depth=64 policy=cpu        # with 64x64 head depth
+    tpsrl-train skill=pick run.dir=runs/pick/a run.resume=true run.total_steps=5000000
+
+The skill's name and task config are stored in every checkpoint (`meta`), next to the spaces, so that
+`skills.learned.load_skill_policy` can rebuild the policy and check it against the task it is used on.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from tpsrl.config import config_dir
+from tpsrl.engine.config import ConfigError, TrainConfig, from_dict
+from tpsrl.engine.train import RunDirError, train
+from tpsrl.engine.workers import WorkerError
+
+from .registry import env_factory, make_config, task_class
+
+
+@dataclass
+class SkillTrainConfig(TrainConfig):
+    """The root config of `tpsrl-train`: the engine's, plus the skill to train (empty: none)."""
+
+    skill: dict[str, Any] = field(default_factory=dict)
+    """`name` (a key of skills.registry.TASKS) and fields of that skill's task config."""
+
+
+def skill_meta(skill: dict[str, Any]) -> dict[str, Any]:
+    """Checks the `skill` section against the registry; returns what checkpoints record of it."""
+    fields = dict(skill)
+    name = fields.pop("name", None)
+    if not name:
+        raise ConfigError(f"skill.name is missing in {skill}; pass skill=<name>")
+    try:
+        task_class(name)
+        config = make_config(name, **fields)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(str(e)) from None
+    return {"skill": name, "skill_config": asdict(config)}
+
+
+def run(cfg: DictConfig | dict[str, Any]) -> Any:
+    """Trains what `cfg` (a composed `tpsrl-train` config) asks for; returns the engine's `TrainResult`."""
+    data = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else dict(cfg)
+    skill = data.pop("skill", None) or {}
+    train_cfg = from_dict(data)
+    if not skill:
+        return train(train_cfg)
+    meta = skill_meta(skill)
+    factory = env_factory(meta["skill"], **{k: v for k, v in skill.items() if k != "name"})
+    return train(train_cfg, env_factory=factory, meta=meta)
+
+
+def _hydra_task(cfg: DictConfig) -> None:
+    try:
+        result = run(cfg)
+    except (ConfigError, RunDirError) as e:
+        print(f"tpsrl-train: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except WorkerError as e:
+        print(f"tpsrl-train: {e}\nthe run stopped; its last checkpoint is valid", file=sys.stderr)
+        raise SystemExit(1) from None
+    print(
+        f"tpsrl-train: {result.counters.env_steps} steps, {result.counters.updates} updates; run dir {result.run_dir}"
+    )
+    if result.interrupted:
+        raise SystemExit(130)
+
+
+def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
+    """The `tpsrl-train` config with Hydra overrides applied (Python API and tests)."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    register()
+    with initialize_config_dir(config_dir=str(config_dir())):
+        return hydra_compose(config_name="train", overrides=list(overrides))
+
+
+def register() -> None:
+    """Registers the schema with Hydra's ConfigStore (called by the entry points, not on import)."""
+    from hydra.core.config_store import ConfigStore
+
+    ConfigStore.instance().store(name="train_schema", node=SkillTrainConfig, replace=True)
+
+
+def main() -> None:
+    """`tpsrl-train [skill=<name>] [hydra overrides]`."""
+    import hydra
+
+    register()
+    hydra.main(config_path=str(config_dir()), config_name="train")(_hydra_task)()
+
+
+if __name__ == "__main__":
+    main()
