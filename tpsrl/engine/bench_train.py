@@ -3,9 +3,11 @@ side in one run on the same cores.
 
 - sim limit: the same number of env processes as training uses, each stepping its envs with random
   actions and nothing else (no policy, no trainer), started together; the sum of their steps/s;
-- train: the real training loop (`train`, engine `ver`, the `policy=cpu` preset unless overridden) on
-  the same envs; env steps / (collection + learning) time over the timed updates (the first update,
-  worker start-up included, is not timed).
+- train: the real training loop (`train`, engine `ver`) on the same envs, once per policy preset in
+  `--policy` (default `mlp,cpu`: the feed-forward preset meant for state observations, then the
+  recurrent CPU preset); env steps / (collection + learning) time over the timed updates (the first
+  update, worker start-up included, is not timed). The headline keys (`train_sps`,
+  `train_over_sim_limit`) are the first preset's; every preset also gets `train_sps_<preset>`, ...
 
 The env is the registered `pick` skill task when `skills.registry` has it (state observations, no depth),
 else the simulator's free task. Simulator and skill modules are imported lazily, inside functions:
@@ -86,13 +88,15 @@ def run_sim_only(
             p.join(timeout=10)
 
 
-def run_training(factory: EnvFactory, args: argparse.Namespace, run_dir: Path) -> dict[str, float]:
-    """Trains `args.updates + 1` updates; figures over all but the first."""
+def run_training(
+    factory: EnvFactory, args: argparse.Namespace, policy: str, run_dir: Path
+) -> dict[str, float]:
+    """Trains `args.updates + 1` updates with the `policy` preset; figures over all but the first."""
     from tpsrl.engine.train import compose_config, train
 
     t, n = args.rollout_steps, args.num_envs
     overrides = [
-        f"policy={args.policy}", f"engine.num_envs={n}", f"engine.envs_per_worker={args.envs_per_worker}",
+        f"policy={policy}", f"engine.num_envs={n}", f"engine.envs_per_worker={args.envs_per_worker}",
         f"engine.rollout_steps={t}", f"run.total_steps={(args.updates + 1) * t * n}", f"run.dir={run_dir}",
         "run.wandb=disabled", "run.progress=false", "run.checkpoint_every=1000000000", f"run.seed={args.seed}",
         "run.torch_threads=1", *args.override,
@@ -125,7 +129,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--sim-seconds", type=float, default=0.0, help="sim-only duration; 0: 10 with --quick, else 30"
     )
-    p.add_argument("--policy", default="cpu", help="policy preset (configs/policy)")
+    p.add_argument("--policy", default="mlp,cpu", help="policy presets (configs/policy), comma-separated")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--override", nargs="*", default=[], help="extra Hydra overrides for training")
     args = p.parse_args(argv)
@@ -146,18 +150,24 @@ def main(argv: list[str]) -> int:
           f"{workers} processes ({args.envs_per_worker} per process) on {args.cores} cores, T={args.rollout_steps}, "
           f"policy={args.policy}, {args.updates} timed updates")  # fmt: skip
     sim = run_sim_only(factory, args.num_envs, args.envs_per_worker, args.sim_seconds, args.seed)
-    print(f"{'sim only':<10}{sim:>10.0f} steps/s   ({workers} processes stepping random actions, no policy)")
-    with tempfile.TemporaryDirectory(prefix="tpsrl-bench-train-") as tmp:
-        r = run_training(factory, args, Path(tmp) / "run")
-    print(f"{'train':<10}{r['train_sps']:>10.0f} steps/s   (collect only {r['train_collect_sps']:.0f}; learning "
-          f"{r['learn_s_per_update']:.2f} s/update, {r['learn_fraction']:.0%} of the time; "
-          f"mean inference batch {r['inference_batch']:.1f})")  # fmt: skip
+    print(f"{'sim only':<12}{sim:>10.0f} steps/s   ({workers} processes stepping random actions, no policy)")
     res: dict[str, Any] = {
-        **r, "sim_sps_limit": sim, "train_over_sim_limit": r["train_sps"] / sim, "task": label,
-        "num_envs": args.num_envs, "envs_per_worker": args.envs_per_worker, "worker_processes": workers,
-        "cores": args.cores, "rollout_steps": args.rollout_steps, "policy": args.policy,
+        "sim_sps_limit": sim, "task": label, "num_envs": args.num_envs, "envs_per_worker": args.envs_per_worker,
+        "worker_processes": workers, "cores": args.cores, "rollout_steps": args.rollout_steps,
     }  # fmt: skip
-    print(f"train / sim limit = {res['train_over_sim_limit']:.2f} (target >= 0.5)")
+    for i, policy in enumerate(args.policy.split(",")):
+        with tempfile.TemporaryDirectory(prefix="tpsrl-bench-train-") as tmp:
+            r = run_training(factory, args, policy, Path(tmp) / "run")
+        r["train_over_sim_limit"] = r["train_sps"] / sim
+        print(f"{'train ' + policy:<12}{r['train_sps']:>10.0f} steps/s   = {r['train_over_sim_limit']:.2f} of the sim "
+              f"limit (collect only {r['train_collect_sps']:.0f}; learning {r['learn_s_per_update']:.2f} s/update, "
+              f"{r['learn_fraction']:.0%} of the time; mean inference batch {r['inference_batch']:.1f})")  # fmt: skip
+        res.update({f"{k}_{policy}": v for k, v in r.items()})
+        if i == 0:
+            res.update(r, policy=policy)
+    print(
+        f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']} (target >= 0.5)"
+    )
     if args.json:
         print(json.dumps(res))
     return 0
