@@ -83,7 +83,7 @@ class PlaceTask:
     def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
         b, c = backend, self.config
         terms: dict[str, float] = {"slack": 1.0}
-        new, over = self.force.step(b.force_instant)
+        new, over = self.force.step(b.arm_force)
         terms["force"] = self.force.penalty_raw(new)
         failure = None
         dist = float(np.linalg.norm(b.object_pos(self.target) - self.goal))

@@ -82,15 +82,32 @@ def test_driving_into_a_wall_gives_force_and_slides() -> None:
     sim = MujocoBackend(DepthSettings(mode="none"))
     # Kitchen of layout 0, heading 45 deg into the west wall.
     sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.radians(135))))
-    forces = []
+    forces, arm = [], []
     for _ in range(45):
         sim.step(None, None, np.array([0.6, 0.0]))
         forces.append(sim.force_instant)
+        arm.append(sim.arm_force)
     x, y, yaw = sim.base_pose
-    assert max(forces) > 0.0 and sim.force_accum >= sum(forces) - 1e-6
+    assert max(forces) > 1000.0 and sim.force_accum >= sum(forces) - 1e-6
+    assert all(a <= f + 1e-6 for a, f in zip(arm, forces, strict=True)) and max(arm) > 0.0  # the arm leads
+
     assert x > 0.25  # stopped by the wall (base radius ~0.3 m), not through it
     assert y > 4.6  # slid along the wall instead of sticking
     assert abs(yaw - math.radians(135)) < math.radians(10)  # frictionless base contact: no twist
+
+
+def test_backing_into_a_wall_is_base_force_not_arm_force() -> None:
+    # HAB's base moves on a navmesh and never pushes on the scene, so the skills' force rule reads the
+    # arm's contacts only: the base's back against the wall is robot force but not arm force.
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.radians(-45))))
+    forces, arm = [], []
+    for _ in range(45):
+        sim.step(None, None, np.array([-0.6, 0.0]))
+        forces.append(sim.force_instant)
+        arm.append(sim.arm_force)
+    assert max(forces) > 1000.0 and max(arm) == 0.0
+    sim.close()
 
 
 def test_instability_is_flagged_not_raised() -> None:

@@ -162,6 +162,7 @@ class RearrangeEnv(gym.Env):
         self._t += 1
         info: dict[str, Any] = {
             "force_instant": self.backend.force_instant,
+            "arm_force": self.backend.arm_force,
             "force_accum": self.backend.force_accum,
         }
         if self.backend.unstable:

@@ -101,6 +101,7 @@ class MujocoSim:
             d.qpos[qa] = arts.get(name, 0.0)
         self.held: str | None = None
         self.force_instant = 0.0
+        self.arm_force = 0.0
         self.force_accum = 0.0
         self.unstable = False
         self.steps = 0
@@ -148,6 +149,9 @@ class MujocoSim:
         self._contype0 = m.geom_contype.copy()
         self._conaff0 = m.geom_conaffinity.copy()
         self._robot_geom = m.geom_group == GROUP_ROBOT
+        self._arm_geom = self._robot_geom & _descendants_of(
+            m, m.jnt_bodyid[m.joint(f"robot0:{ARM_JOINTS[0]}").id]
+        )
         self._close_renderers()
         s = self.depth_settings
         if s.mode == "raycast":
@@ -219,7 +223,7 @@ class MujocoSim:
                     self._grasp(touched)
             elif grip < 0.0 and self.held is not None:
                 self.release()
-        self.force_instant = self._robot_contact_force()
+        self.force_instant, self.arm_force = self._robot_contact_force()
         self.force_accum += self.force_instant
 
     # ------------------------------------------------------------------------------- suction
@@ -289,21 +293,26 @@ class MujocoSim:
         self._grasp(handle)
 
     # -------------------------------------------------------------------------------- forces
-    def _robot_contact_force(self) -> float:
-        """Sum of contact normal forces between robot geoms and anything else (N)."""
+    def _robot_contact_force(self) -> tuple[float, float]:
+        """Sums of contact normal forces (N) between robot geoms and anything else: all of the robot's,
+        and the arm's alone (shoulder to gripper: the contacts HAB's force rule can see, since HAB's
+        base moves on a navmesh and never pushes on the scene)."""
         d = self.data
         n = d.ncon
         if n == 0:
-            return 0.0
+            return 0.0, 0.0
         g = d.contact.geom[:n]
         rg = self._robot_geom[g]
         idx = np.nonzero(rg[:, 0] ^ rg[:, 1])[0]
-        total = 0.0
+        arm = self._arm_geom[g]
+        total = arm_total = 0.0
         f = np.zeros(6)
         for i in idx:
             mujoco.mj_contactForce(self.model, d, int(i), f)
             total += abs(f[0])
-        return total
+            if arm[i, 0] or arm[i, 1]:
+                arm_total += abs(f[0])
+        return total, arm_total
 
     # --------------------------------------------------------------------------------- state
     @property
@@ -378,3 +387,11 @@ class MujocoSim:
         out = np.zeros(mujoco.mj_stateSize(self.model, spec))
         mujoco.mj_getState(self.model, self.data, out, spec)
         return out
+
+
+def _descendants_of(m: mujoco.MjModel, root: int) -> np.ndarray:
+    """`[ngeom]` True for geoms of body `root` and of every body below it in the kinematic tree."""
+    inside = np.zeros(m.nbody, bool)
+    for b in range(m.nbody):  # parents come before children in MuJoCo's body order
+        inside[b] = b == root or (b > 0 and inside[m.body_parentid[b]])
+    return inside[m.geom_bodyid]
