@@ -26,8 +26,8 @@ class PPOConfig:
 
     lr: float = 3e-4
     """Adam learning rate at the start (paper: 2.5e-4)."""
-    lr_schedule: str = "cosine"
-    """cosine (decay to 0 over the run) | constant."""
+    lr_schedule: str = "constant"
+    """constant | cosine (decay to 0 over the run; the paper's)."""
     adam_eps: float = 1e-5
     """Adam epsilon."""
     epochs: int = 10
