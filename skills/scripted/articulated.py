@@ -13,8 +13,9 @@ import numpy as np
 
 from tpsrl.sim.mujoco import layout as L
 
-from .control import REST_GOAL, Actions, Robot, cup_reach, rest_action, settle
+from .control import REST_JOINTS, Actions, Robot, cup_reach, settle
 
+AT_REST = 0.1  # stop once the EE is this close to rest (HAB success: 0.15)
 START_ZONE = 0.3  # the EE must leave this radius around its position at the skill's start (m)
 OPEN_TARGET = {"fridge": 1.2208, "drawer": 0.45}  # HAB open targets (rad, m)
 
@@ -62,15 +63,15 @@ def grasp_handle(r: Robot, name: str, out: np.ndarray, steps: int = 150) -> Acti
 
 
 def finish(r: Robot, start_ee: np.ndarray, back_off: np.ndarray | None, max_steps: int = 150) -> Actions:
-    """Release, return to rest while backing off until the EE left the start zone, then stop."""
+    """Release, return to rest (joint space) while backing off until the EE left the start zone, stop."""
     r.grip = -1.0
-    yield from settle(r, 2)
+    yield from settle(r, 1)
     for _ in range(max_steps):
         inside = float(np.linalg.norm(r.b.ee_pos_world - start_ee)) < START_ZONE + 0.05
-        if not inside and r.rest_dist() < REST_GOAL:
+        if not inside and r.rest_dist() < AT_REST:
             break
         base = back_off if inside and r.has_base else None
-        yield r.flat(rest_action(r), base)
+        yield r.flat(r.joints_to(REST_JOINTS), base)
     if "rearrange_stop" in r.act.slices:
         yield r.flat(r.arm_to(r.rest_world()), stop=True)
 

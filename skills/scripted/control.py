@@ -188,10 +188,11 @@ def go_stand(
     toward: np.ndarray,
     arm: Callable[[], np.ndarray] | None = None,
     max_steps: int = 300,
+    tol: float = 0.03,
 ) -> Actions:
-    """Drive to the free cell nearest `xy` and face `toward`; `arm()` drives the arm meanwhile."""
+    """Drive to the free cell nearest `xy` and face `toward` (+- `tol` rad); `arm()` drives the arm."""
     yield from drive_to(r, xy, (0.0, 0.15), arm, max_steps)
-    yield from face(r, toward, tol=0.03, arm=arm)
+    yield from face(r, toward, tol=tol, arm=arm)
 
 
 def face(

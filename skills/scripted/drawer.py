@@ -1,40 +1,64 @@
-"""Scripted open/close drawer: stand in front of the cabinet, grasp the handle and back away (open), or
-push the drawer front shut with the cup (close; no grasp, HAB disables the grip there)."""
+"""Scripted open/close drawer: the arm pre-shapes to a handle-height posture while the base drives to the
+cabinet; the base then brings the cup onto the handle, pulls it out (open, suction on) or pushes the
+drawer front shut (close; no grasp, HAB disables the grip there); then release and back to rest."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .articulated import (
-    OPEN_TARGET,
-    finish,
-    front_axis,
-    furniture,
-    grasp_handle,
-    stand_in_front,
-    target_articulation,
-)
-from .control import Actions, Robot, ScriptedSkill, go_stand, hold_rest
+from .articulated import OPEN_TARGET, finish, front_axis, furniture, target_articulation
+from .control import Actions, Robot, ScriptedSkill, go_stand
+from .posture import posture
+from .steer import steer_cup
 
 OPEN_AIM = OPEN_TARGET["drawer"] + 0.02
 CLOSED_AIM = 0.015
-PULL_SPEED = 0.4  # base command while pulling (x 2.5 m/s)
-STAND = {"drawer_0": 0.75, "drawer_1": 0.65}  # base distance from the closed handle (low drawer: closer)
+REACH_X = 0.55  # the cup is held this far ahead of the base centre at handle height (m)
+HANDLE_FRONT = 0.033  # cup centre off the handle site when touching its front face (m)
+ON_TOP = 0.022  # open: the cup's centre this far over the handle's centre (bar 0.015 + cup 0.018 - 11 mm)
+CLEAR_Z = 0.9  # cup height that clears the cabinet top (0.8 m) while the base turns and drives
+PULL = 0.6  # pull / push speed of the cup along the drawer axis (m/s)
 
 
-def approach_handle(r: Robot, name: str, out: np.ndarray, extra: float, pre: float) -> Actions:
-    """Stand in front of the handle (`extra` metres further out), the cup moving to a pre-grasp point
-    `pre` metres in front of the handle once the base is close."""
+def ready(r: Robot, name: str, above: float = 0.0) -> np.ndarray:
+    """Arm posture with the cup `REACH_X` ahead of the base, `above` metres over the handle's centre."""
+    z = float(r.b.handle_pos(name)[2]) + above
+    return posture(r.b.model, r.b.data, np.array([REACH_X, 0.0, z]))
+
+
+def approach(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray) -> Actions:
+    """Drive to stand in front of the handle; the arm pre-shapes meanwhile, held over the cabinet top
+    (`CLEAR_Z`) until the base is near and facing the handle, then lowered to `q_ready`."""
     b = r.b
-    stand = stand_in_front(r, b.handle_pos(name), out, STAND.get(name, 0.7) + extra)
+    stand = b.handle_pos(name)[:2] + (REACH_X + HANDLE_FRONT + 0.1) * out[:2]
+    q_high = posture(b.model, b.data, np.array([REACH_X, 0.0, CLEAR_Z]))
 
     def arm() -> np.ndarray:
-        if r.planar_dist(stand) < 0.5:
-            return r.cup_to(b.handle_pos(name) + pre * out)
-        return hold_rest(r)
+        h = b.handle_pos(name)
+        lined_up = r.planar_dist(stand) < 0.3 and abs(r.heading_err(h)) < 0.3
+        return r.joints_to(q_ready if lined_up or not r.has_base else q_high)
 
     if r.has_base:
-        yield from go_stand(r, stand, b.handle_pos(name), arm)
+        yield from go_stand(r, stand, b.handle_pos(name), arm, tol=0.1)
+    for _ in range(60):  # the arm may still be on its way
+        if float(np.abs(b.data.qpos[r._arm_q] - q_ready).max()) < 0.1:
+            return
+        yield r.flat(r.joints_to(q_ready))
+
+
+def touch(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray, until, depth: float) -> Actions:
+    """Bring the cup onto the handle's front face with the base (`depth` metres into it)."""
+    b = r.b
+
+    def point() -> np.ndarray:
+        return b.handle_pos(name) + (HANDLE_FRONT - depth) * out
+
+    if r.has_base:
+        yield from steer_cup(r, point, lambda: r.joints_to(q_ready), until, 60, speed=0.3)
+    for _ in range(60):
+        if until():
+            return
+        yield r.flat(r.cup_to(point()))
 
 
 class OpenDrawer(ScriptedSkill):
@@ -46,23 +70,32 @@ class OpenDrawer(ScriptedSkill):
         start = r.b.ee_pos_world.copy()
         name = target_articulation(r, "drawer")
         out = front_axis(furniture(r, name))
-        yield from approach_handle(r, name, out, 0.0, 0.12)
-        yield from grasp_handle(r, name, out)
+        q_ready = ready(r, name, ON_TOP)
+        r.grip = -1.0
+        yield from approach(r, name, out, q_ready)
+        r.grip = 1.0  # the cup comes in just over the bar and grasps its top (the fingers stay clear)
+        yield from touch(r, name, out, q_ready, lambda: r.b.held == name, HANDLE_FRONT)
         if r.b.held == name:
-            yield from pull(r, name, out)
+            yield from pull(r, name, out, q_ready)
         yield from finish(r, start, np.array([-0.3, 0.0]))
 
 
-def pull(r: Robot, name: str, out: np.ndarray, steps: int = 120) -> Actions:
-    """Pull the held handle out along `out`: base backing off (arm still), or the arm alone."""
+def pull(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray, steps: int = 120) -> Actions:
+    """Pull the held handle out along `out`: the base moves the cup (arm still), or the arm alone."""
     b = r.b
+
+    def done() -> bool:
+        return b.articulation(name) >= OPEN_AIM or b.held != name
+
+    if r.has_base:
+        yield from steer_cup(
+            r, r.cup_pos, lambda: r.joints_to(q_ready), done, steps, feed=lambda: PULL * out, gain=0.0
+        )
+        return
     for _ in range(steps):
-        if b.articulation(name) >= OPEN_AIM or b.held != name:
+        if done():
             return
-        if r.has_base:
-            yield r.flat(np.zeros(7), np.array([-PULL_SPEED, 0.0]))
-        else:
-            yield r.flat(r.arm_to(b.ee_pos_world + 0.05 * out))
+        yield r.flat(r.arm_to(b.ee_pos_world + 0.05 * out))
 
 
 class CloseDrawer(ScriptedSkill):
@@ -74,23 +107,32 @@ class CloseDrawer(ScriptedSkill):
         start = r.b.ee_pos_world.copy()
         name = target_articulation(r, "drawer")
         out = front_axis(furniture(r, name))
+        q_ready = ready(r, name)
         r.grip = -1.0
-        yield from approach_handle(r, name, out, 0.1, 0.06)
-        yield from push(r, name, out)
+        yield from approach(r, name, out, q_ready)
+        near = lambda: float(np.dot(r.cup_pos() - r.b.handle_pos(name), out)) < HANDLE_FRONT + 0.005  # noqa: E731
+        yield from touch(r, name, out, q_ready, near, 0.0)
+        yield from push(r, name, out, q_ready)
         yield from finish(r, start, np.array([-0.3, 0.0]))
 
 
-def push(r: Robot, name: str, out: np.ndarray, steps: int = 160) -> Actions:
-    """Put the cup against the handle's front and push along -`out` until the drawer is shut; the base
-    follows when the arm is stretched."""
+def push(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray, steps: int = 120) -> Actions:
+    """Push the handle's front face in along -`out` until the drawer is shut (cup kept on the handle's
+    centre line by the base, or by the arm without base)."""
     b = r.b
+
+    def done() -> bool:
+        return b.articulation(name) <= CLOSED_AIM
+
+    def on_face() -> np.ndarray:
+        return b.handle_pos(name) + (HANDLE_FRONT - 0.03) * out
+
+    if r.has_base:
+        yield from steer_cup(
+            r, on_face, lambda: r.joints_to(q_ready), done, steps, feed=lambda: -PULL * out, gain=2.0
+        )
+        return
     for _ in range(steps):
-        q = b.articulation(name)
-        if q <= CLOSED_AIM:
+        if done():
             return
-        face_pt = b.handle_pos(name) + 0.03 * out
-        target = face_pt - min(0.08, q + 0.02) * out
-        near = float(np.linalg.norm(r.cup_pos()[:2] - face_pt[:2])) < 0.06
-        stretched = float(b.world_to_base(b.ee_pos_world)[0]) > 0.75
-        base = np.array([0.15, 0.0]) if near and stretched and r.has_base else None
-        yield r.flat(r.cup_to(target if near else face_pt), base)
+        yield r.flat(r.cup_to(on_face()))

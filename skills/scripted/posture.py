@@ -1,0 +1,85 @@
+"""Arm postures solved ahead of time: joint angles that put the suction cup at a point of the base frame.
+
+The open/close controllers pre-shape the arm in joint space toward such a posture while the base drives
+(both in the same steps), so the arm is ready when the base arrives: the arm joints move at most 0.0125
+rad a step, and a Cartesian reach started only after arriving costs most of the 200-step budget.
+Postures are solved on a scratch copy of the simulator state (privileged) and cached per target point.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mujoco
+import numpy as np
+
+from tpsrl.sim.mujoco.robot import ARM_JOINTS, REST_QPOS
+
+REST = np.array(REST_QPOS)
+
+
+def _arm_indices(m: mujoco.MjModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    joints = [m.joint(f"robot0:{n}").id for n in ARM_JOINTS]
+    qadr = np.array([m.jnt_qposadr[j] for j in joints])
+    dadr = np.array([m.jnt_dofadr[j] for j in joints])
+    rng = np.array([m.jnt_range[j] if m.jnt_limited[j] else (-math.pi, math.pi) for j in joints])
+    return qadr, dadr, rng
+
+
+def solve_posture(
+    m: mujoco.MjModel, d: mujoco.MjData, cup_base: np.ndarray, iters: int = 300, bias: float = 0.05, turn: float = 0.0
+) -> np.ndarray:
+    """Joint angles [7] putting the suction cup at `cup_base` (base frame), the gripper pointing as at rest.
+
+    Damped least squares on the cup's position and the gripper axis (the cup must stay the gripper's
+    foremost point: a finger touching a handle first does not grasp it), with a null-space pull toward
+    the rest posture (few joint changes), on a scratch copy of `d` (the live state is not touched).
+    """
+    scratch = mujoco.MjData(m)
+    scratch.qpos[:] = d.qpos
+    qadr, dadr, rng = _arm_indices(m)
+    scratch.qpos[qadr] = REST
+    cup = m.geom("suction_cup").id
+    grip = m.body("robot0:gripper_link").id
+    mujoco.mj_kinematics(m, scratch)
+    axis = scratch.xmat[grip].reshape(3, 3)[:, 0].copy()  # the rest posture's gripper axis
+    target = base_to_world(m, d, np.asarray(cup_base, dtype=np.float64))
+    jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
+    for _ in range(iters):
+        mujoco.mj_kinematics(m, scratch)
+        err = np.concatenate([target - scratch.geom_xpos[cup], turn * np.cross(scratch.xmat[grip][[0, 3, 6]], axis)])
+        if float(np.linalg.norm(err)) < 1e-3:
+            break
+        mujoco.mj_comPos(m, scratch)
+        mujoco.mj_jac(m, scratch, jacp, jacr, scratch.geom_xpos[cup], grip)
+        J = np.vstack([jacp[:, dadr], turn * jacr[:, dadr]])
+        JJ = J @ J.T + 1e-3 * np.eye(6)
+        dq = J.T @ np.linalg.solve(JJ, np.clip(err, -0.05, 0.05))
+        null = np.eye(7) - J.T @ np.linalg.solve(JJ, J)
+        dq += null @ (bias * (REST - scratch.qpos[qadr]))
+        scratch.qpos[qadr] = np.clip(scratch.qpos[qadr] + dq, rng[:, 0], rng[:, 1])
+    return scratch.qpos[qadr].copy()
+
+
+def base_to_world(m: mujoco.MjModel, d: mujoco.MjData, p: np.ndarray) -> np.ndarray:
+    """A base-frame point (origin on the floor under the base, x ahead) in world coordinates."""
+    x, y, yaw = (float(d.qpos[m.jnt_qposadr[m.joint(n).id]]) for n in ("base_x", "base_y", "base_yaw"))
+    c, s = math.cos(yaw), math.sin(yaw)
+    return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
+
+
+_CACHE: dict[tuple[int, tuple[float, float, float]], np.ndarray] = {}
+
+
+def posture(m: mujoco.MjModel, d: mujoco.MjData, cup_base: np.ndarray) -> np.ndarray:
+    """`solve_posture`, cached per model and target point (1 cm grid)."""
+    key = (id(m), tuple(round(float(v), 2) for v in cup_base))
+    if key not in _CACHE:
+        _CACHE[key] = solve_posture(m, d, np.array(key[1]))
+    return _CACHE[key]
+
+
+def joint_steps(q_from: np.ndarray, q_to: np.ndarray, rate: float = 0.006) -> int:
+    """Rough number of steps a joint-space move takes at `rate` rad/step on its slowest joint."""
+    err = (np.asarray(q_to) - np.asarray(q_from) + math.pi) % (2 * math.pi) - math.pi
+    return int(np.abs(err).max() / rate)
