@@ -46,10 +46,21 @@ class RunningMeanStd(nn.Module):
         self.register_buffer("mean", torch.zeros(dim))
         self.register_buffer("var", torch.ones(dim))
         self.register_buffer("count", torch.tensor(0.0))
+        self.register_buffer("_inv_std", torch.ones(dim), persistent=False)  # moves with .to(device)
+        self._refresh()
 
     @property
     def std(self) -> Tensor:
         return torch.sqrt(self.var + self.eps)
+
+    def _refresh(self) -> None:
+        """Caches what `normalize` needs, so the acting path does no reduction or `.item()` per call."""
+        self._ready = bool(self.count > 0)
+        self._inv_std = 1.0 / self.std  # a buffer: assignment replaces it
+
+    def _load_from_state_dict(self, *args: object, **kwargs: object) -> None:
+        super()._load_from_state_dict(*args, **kwargs)  # type: ignore[arg-type]
+        self._refresh()
 
     @torch.no_grad()
     def update(self, x: Tensor) -> None:
@@ -63,12 +74,13 @@ class RunningMeanStd(nn.Module):
         self.mean.copy_(mean)
         self.var.copy_(var)
         self.count.copy_(count)
+        self._refresh()
 
     def normalize(self, x: Tensor) -> Tensor:
         """`[..., D]` -> clip((x - mean) / std); the identity until the first update."""
-        if self.count.item() == 0:
+        if not self._ready:
             return x
-        return ((x - self.mean) / self.std).clamp(-self.clip, self.clip)
+        return ((x - self.mean) * self._inv_std).clamp(-self.clip, self.clip)
 
 
 class ValueNormalizer(nn.Module):
