@@ -1,8 +1,7 @@
-"""Shared helpers for the engine tests: tiny configs, a counter env and a pool that delays replies."""
+"""Shared helpers for the engine tests: tiny configs."""
 
 from __future__ import annotations
 
-import collections
 from typing import Any
 
 import pytest
@@ -17,31 +16,6 @@ from tpsrl.engine.ppo import PPOConfig
 @pytest.fixture(autouse=True)
 def _one_thread() -> None:
     torch.set_num_threads(1)
-
-
-class LaggyPool:
-    """Wraps a SerialPool and holds the replies of some environments for a number of polls, to mimic
-    slow environments deterministically (so steps are in flight when a rollout ends)."""
-
-    def __init__(self, inner: Any, lag: dict[int, int]) -> None:
-        self.inner, self.lag = inner, lag
-        self.num_envs, self.views = inner.num_envs, inner.views
-        self.held: collections.deque[list[Any]] = collections.deque()
-
-    def send(self, index: int, message: bytes) -> None:
-        self.inner.send(index, message)
-        for env, reply in self.inner.poll():
-            self.held.append([env, reply, self.lag.get(env, 0)])
-
-    def poll(self, timeout: float | None = None) -> list[tuple[int, bytes]]:
-        while True:
-            out = [(e, r) for e, r, wait in self.held if wait <= 0]
-            self.held = collections.deque([e, r, wait - 1] for e, r, wait in self.held if wait > 0)
-            if out or timeout is not None or not self.held:
-                return out
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def tiny_config(tmp_path: Any, mode: str = "ver", serial: bool = True, **run: Any) -> TrainConfig:

@@ -1,5 +1,6 @@
-"""Training entry points: `train(cfg, env_factory)` for Python callers (the skills) and `tpsrl-train`
-(Hydra: `tpsrl-train env.id=Pendulum-v1 engine.mode=ver run.total_steps=200000`).
+"""Training: `train(cfg, env_factory)` for Python callers, and `compose_config(overrides)` for the
+`tpsrl-train` config (the command itself is `skills/train.py`, which adds `skill=<name>`:
+`tpsrl-train env.id=Pendulum-v1 engine.mode=ver run.total_steps=200000`).
 
 The loop reads like the algorithm: collect a rollout, learn from it, log, checkpoint.
 """
@@ -38,7 +39,6 @@ from tpsrl.engine.envs import EnvFactory, GymEnvFactory, probe_spaces, space_to_
 from tpsrl.engine.logger import Logger, episode_metrics
 from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.ppo import PPO
-from tpsrl.engine.workers import WorkerError
 
 
 class RunDirError(RuntimeError):
@@ -257,31 +257,3 @@ def compose_config(overrides: Sequence[str] = ()) -> TrainConfig:
     with initialize_config_dir(config_dir=str(config_dir())):
         cfg = compose(config_name="train", overrides=list(overrides))
     return from_dict(cfg)
-
-
-def _hydra_task(cfg: Any) -> None:
-    try:
-        result = train(from_dict(cfg))
-    except (ConfigError, RunDirError) as e:
-        print(f"tpsrl-train: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
-    except WorkerError as e:
-        print(f"tpsrl-train: {e}\nthe run stopped; its last checkpoint is valid", file=sys.stderr)
-        raise SystemExit(1) from None
-    print(
-        f"tpsrl-train: {result.counters.env_steps} steps, {result.counters.updates} updates; run dir {result.run_dir}"
-    )
-    if result.interrupted:
-        raise SystemExit(130)
-
-
-def main() -> None:
-    """`tpsrl-train [hydra overrides]`."""
-    import hydra
-
-    register_configs()
-    hydra.main(config_path=str(config_dir()), config_name="train")(_hydra_task)()
-
-
-if __name__ == "__main__":
-    main()
