@@ -17,7 +17,8 @@ REACH_X = 0.55  # the cup is held this far ahead of the base centre at handle he
 HANDLE_FRONT = 0.033  # cup centre off the handle site when touching its front face (m)
 ON_TOP = 0.022  # open: the cup's centre this far over the handle's centre (bar 0.015 + cup 0.018 - 11 mm)
 CLEAR_Z = 0.9  # cup height that clears the cabinet top (0.8 m) while the base turns and drives
-PULL = 0.6  # pull / push speed of the cup along the drawer axis (m/s)
+LOWER_AT = 0.4  # the arm goes down to handle height once the base is this close to its stand (m)
+PULL = 0.8  # pull / push speed of the cup along the drawer axis (m/s)
 
 
 def ready(r: Robot, name: str, above: float = 0.0) -> np.ndarray:
@@ -33,10 +34,8 @@ def approach(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray) -> Actio
     stand = b.handle_pos(name)[:2] + (REACH_X + HANDLE_FRONT + 0.1) * out[:2]
     q_high = posture(b.model, b.data, np.array([REACH_X, 0.0, CLEAR_Z]))
 
-    def arm() -> np.ndarray:
-        h = b.handle_pos(name)
-        lined_up = r.planar_dist(stand) < 0.3 and abs(r.heading_err(h)) < 0.3
-        return r.joints_to(q_ready if lined_up or not r.has_base else q_high)
+    def arm() -> np.ndarray:  # near the stand the cup turns in front of the cabinet, > 0.15 m from it
+        return r.joints_to(q_ready if r.planar_dist(stand) < LOWER_AT or not r.has_base else q_high)
 
     if r.has_base:
         yield from go_stand(r, stand, b.handle_pos(name), arm, tol=0.1)
@@ -54,7 +53,7 @@ def touch(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray, until, dept
         return b.handle_pos(name) + (HANDLE_FRONT - depth) * out
 
     if r.has_base:
-        yield from steer_cup(r, point, lambda: r.joints_to(q_ready), until, 60, speed=0.3)
+        yield from steer_cup(r, point, lambda: r.joints_to(q_ready), until, 60, gain=4.0, speed=0.5)
     for _ in range(60):
         if until():
             return
