@@ -27,12 +27,18 @@ def _arm_indices(m: mujoco.MjModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def solve_posture(
-    m: mujoco.MjModel, d: mujoco.MjData, cup_base: np.ndarray, iters: int = 300, bias: float = 0.05, turn: float = 0.0
+    m: mujoco.MjModel,
+    d: mujoco.MjData,
+    cup_base: np.ndarray,
+    axis: np.ndarray | None = None,
+    iters: int = 300,
+    bias: float = 0.05,
 ) -> np.ndarray:
-    """Joint angles [7] putting the suction cup at `cup_base` (base frame), the gripper pointing as at rest.
+    """Joint angles [7] putting the suction cup at `cup_base` (base frame), and with `axis` (base frame)
+    the gripper pointing along it (the cup must be the gripper's foremost point toward a handle: the
+    gripper body or a finger touching it first does not grasp).
 
-    Damped least squares on the cup's position and the gripper axis (the cup must stay the gripper's
-    foremost point: a finger touching a handle first does not grasp it), with a null-space pull toward
+    Damped least squares on the cup's position (and the gripper axis), with a null-space pull toward
     the rest posture (few joint changes), on a scratch copy of `d` (the live state is not touched).
     """
     scratch = mujoco.MjData(m)
@@ -42,8 +48,11 @@ def solve_posture(
     cup = m.geom("suction_cup").id
     grip = m.body("robot0:gripper_link").id
     mujoco.mj_kinematics(m, scratch)
-    axis = scratch.xmat[grip].reshape(3, 3)[:, 0].copy()  # the rest posture's gripper axis
     target = base_to_world(m, d, np.asarray(cup_base, dtype=np.float64))
+    turn = 0.0 if axis is None else 0.3
+    if axis is not None:
+        axis = base_to_world(m, d, np.asarray(axis, dtype=np.float64)) - base_to_world(m, d, np.zeros(3))
+        axis /= float(np.linalg.norm(axis))
     jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
     for _ in range(iters):
         mujoco.mj_kinematics(m, scratch)
@@ -68,14 +77,17 @@ def base_to_world(m: mujoco.MjModel, d: mujoco.MjData, p: np.ndarray) -> np.ndar
     return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
 
 
-_CACHE: dict[tuple[int, tuple[float, float, float]], np.ndarray] = {}
+_CACHE: dict[tuple, np.ndarray] = {}
 
 
-def posture(m: mujoco.MjModel, d: mujoco.MjData, cup_base: np.ndarray) -> np.ndarray:
-    """`solve_posture`, cached per model and target point (1 cm grid)."""
-    key = (id(m), tuple(round(float(v), 2) for v in cup_base))
+def posture(
+    m: mujoco.MjModel, d: mujoco.MjData, cup_base: np.ndarray, axis: np.ndarray | None = None
+) -> np.ndarray:
+    """`solve_posture`, cached per model, target point (1 cm grid) and axis."""
+    ax = None if axis is None else tuple(round(float(v), 2) for v in axis)
+    key = (id(m), tuple(round(float(v), 2) for v in cup_base), ax)
     if key not in _CACHE:
-        _CACHE[key] = solve_posture(m, d, np.array(key[1]))
+        _CACHE[key] = solve_posture(m, d, np.array(key[1]), None if ax is None else np.array(ax))
     return _CACHE[key]
 
 
