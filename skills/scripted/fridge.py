@@ -19,7 +19,7 @@ CUP_X = 0.6  # the cup's distance ahead of the base centre in the handle-ready p
 READY_AXIS = np.array([0.64, 0.0, -0.77])  # gripper 50 deg below horizontal: the cup leads the gripper body
 
 HANDLE_FRONT = 0.033  # cup centre off the handle's site when touching its front face (m)
-SWING_SPEED = 0.6  # speed of the cup along the door's arc while opening (m/s)
+SWING_SPEED = 0.9  # speed of the cup along the door's arc while opening (m/s)
 
 
 def door_point(r: Robot, along: float, out: float) -> np.ndarray:
