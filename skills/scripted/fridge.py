@@ -99,7 +99,7 @@ class CloseFridge(ScriptedSkill):
             return
         yield from reach_outer_side(r, rest)
         on_face = lambda: np.array([*door_point(r, EDGE, 0.0), 1.0])  # noqa: E731
-        touching = lambda: door_gap(r) < 0.005  # noqa: E731
+        touching = lambda: door_gap(r) < 0.02  # noqa: E731  (the gripper body may lead the cup)
         yield from steer_cup(r, on_face, rest, touching, 40, gain=4.0, speed=0.5)
         shut = lambda: b.articulation("fridge") <= CLOSED_AIM  # noqa: E731
         yield from steer_cup(r, on_face, rest, shut, 120, feed=lambda: closing_velocity(r), gain=2.0)
