@@ -1,29 +1,143 @@
-"""Scripted place: drive within reach of the goal (base on), lower the held object onto it, release, rest.
+"""Scripted place: drive within reach of the goal (base on), carry the held object over its goal keeping it
+upright, lower it to just above its resting height, wait until it is still, release, lift clear, rest.
 
-Termination (HAB skill execution): released and the EE back within 0.15 m of rest.
+The held object keeps its orientation relative to the gripper (a rigid suction weld), so the carry uses
+IK on the EE position plus the object's up axis: a tall box released tilted topples, a sphere released
+while the arm moves rolls away. Termination (HAB skill execution): released and the EE back within
+0.15 m of rest.
 """
 
 from __future__ import annotations
 
+import mujoco
 import numpy as np
 
-from .control import REST_TOL, Actions, Robot, ScriptedSkill, settle, to_rest
-from .pick import approach, target_handle
+from tpsrl.sim.mujoco.sim import ARM_SCALE
 
-HOVER = 0.1  # the object first goes this far above its goal (m)
-DROP = 0.015  # released this far above the goal position (m)
+from .control import REST_JOINTS, REST_TOL, Actions, Robot, ScriptedSkill, drive_to, face, settle
+from .pick import target_handle
+from .posture import posture
+from .steer import steer_cup
+
+HOVER = 0.04  # the object is carried this far above its goal (m)
+AHEAD = 0.1  # the carry posture holds the object this much further ahead than at rest (m)
+DROP = 0.008  # released this far above the goal position (m)
+LEVEL_GAIN = 0.3  # rad of tilt correction per step fed to the IK
+LEVEL_WEIGHT = 0.3  # weight of the tilt rows against the position rows (position first)
+STANDOFF = {"low": (0.45, 0.65), "high": (0.6, 0.8)}  # base distance band from the goal (m)
+LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
+
+
+def level_arm_to(r: Robot, world: np.ndarray, handle: str, max_step: float = 0.08) -> np.ndarray:
+    """Arm action moving the EE toward `world` while turning the held object's up axis to vertical.
+
+    Damped least squares on the stacked position and rotation Jacobians of the grip site, steered from
+    the joint targets (no wind-up), scaled as a whole into [-1, 1].
+    """
+    b = r.b
+    m, d = b.model, b.data
+    jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
+    mujoco.mj_jacSite(m, d, jacp, jacr, r._grip_site)
+    J = np.vstack([jacp[:, r._arm_dof], LEVEL_WEIGHT * jacr[:, r._arm_dof]])
+    err = np.asarray(world, dtype=np.float64) - d.site_xpos[r._grip_site]
+    n = float(np.linalg.norm(err))
+    if n > max_step:
+        err *= max_step / n
+    up = d.xmat[m.body(f"obj:{handle}").id].reshape(3, 3)[:, 2]
+    tilt = LEVEL_GAIN * np.cross(up, np.array([0.0, 0.0, 1.0]))
+    e = np.concatenate([err, LEVEL_WEIGHT * tilt])
+    dq = J.T @ np.linalg.solve(J @ J.T + 1e-2 * np.eye(6), e)
+    dq += d.qpos[r._arm_q] - d.ctrl[r._arm_u]
+    a = dq / ARM_SCALE
+    peak = float(np.abs(a).max())
+    return a / peak if peak > 1.0 else a
+
+
+def upright(r: Robot, handle: str) -> float:
+    """Cosine of the held object's tilt (1: upright)."""
+    b = r.b
+    return float(b.data.xmat[b.model.body(f"obj:{handle}").id].reshape(3, 3)[2, 2])
 
 
 def carry_to(r: Robot, handle: str, point: np.ndarray, tol: float, steps: int) -> Actions:
-    """Move the held object's centre to `point` (world) by moving the EE by the same offset."""
+    """Move the held object's centre to `point` (world), upright, by moving the EE by the same offset."""
     b = r.b
     for _ in range(steps):
         if b.held != handle:
             return
         err = point - b.object_pos(handle)
-        if float(np.linalg.norm(err)) < tol:
+        if float(np.linalg.norm(err)) < tol and upright(r, handle) > 0.99:
             return
-        yield r.flat(r.arm_to(b.ee_pos_world + err))
+        yield r.flat(level_arm_to(r, b.ee_pos_world + err, handle))
+
+
+def carry_posture(r: Robot, handle: str, obj_z: float) -> np.ndarray:
+    """Joint angles holding the object `AHEAD` further out with its centre at height `obj_z`, as upright
+    as at rest (the gripper keeps its resting orientation)."""
+    b = r.b
+    cup = b.world_to_base(r.cup_pos())
+    obj = b.world_to_base(b.object_pos(handle))
+    target = cup + np.array([AHEAD, 0.0, obj_z - obj[2]])
+    return posture(b.model, b.data, target, level=True)
+
+
+def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
+    """Drive so the held object comes to hang near its goal, the arm pre-shaping to the carry posture
+    (raised over the goal's surface while driving, lowered to it near the goal); then the base steers the
+    object over the goal (look-ahead point control) until it is there or the base stops making progress."""
+    b = r.b
+    z0 = float(b.object_pos(handle)[2])
+    q_drive = carry_posture(r, handle, max(float(goal[2]) + HOVER, z0))
+    q_carry = carry_posture(r, handle, float(goal[2]) + HOVER)
+    obj_ahead = float(b.world_to_base(b.object_pos(handle))[0]) + AHEAD
+    if r.has_base:
+        band = (max(0.3, obj_ahead - 0.15), obj_ahead + 0.1)
+        yield from drive_to(r, goal, band, arm=lambda: r.joints_to(q_drive))
+        yield from face(r, goal, arm=lambda: r.joints_to(q_drive))
+    for _ in range(100):
+        if float(np.abs(b.data.qpos[r._arm_q] - q_carry).max()) < 0.05:
+            break
+        yield r.flat(r.joints_to(q_carry))
+    if r.has_base:
+        obj = lambda: b.object_pos(handle)  # noqa: E731
+        yield from steer_cup(
+            r, lambda: goal, lambda: r.joints_to(q_carry), _Progress(r, handle, goal), 60, point=obj, speed=0.3
+        )
+
+
+class _Progress:
+    """`until` for the base steering: at the goal (1.5 cm), or no progress over the last 8 steps."""
+
+    def __init__(self, r: Robot, handle: str, goal: np.ndarray) -> None:
+        self.r, self.handle, self.goal, self.hist = r, handle, goal, []
+
+    def __call__(self) -> bool:
+        d = float(np.linalg.norm((self.r.b.object_pos(self.handle) - self.goal)[:2]))
+        self.hist.append(d)
+        return d < 0.015 or (len(self.hist) > 8 and self.hist[-9] - d < 0.005)
+
+
+def still(r: Robot, handle: str, steps: int = 8) -> Actions:
+    """Hold the arm until the object (and arm) stop moving."""
+    b = r.b
+    bid = b.model.body(f"obj:{handle}").id
+    for _ in range(steps):
+        if float(np.linalg.norm(b.data.cvel[bid])) < 0.05:
+            return
+        yield r.flat(np.zeros(7))
+
+
+def leave(r: Robot, steps: int = 120) -> Actions:
+    """After the release: straight up by `LIFT`, then to the resting posture in joint space."""
+    top = r.b.ee_pos_world + np.array([0.0, 0.0, LIFT])
+    for _ in range(12):
+        if r.b.ee_pos_world[2] > top[2] - 0.01:
+            break
+        yield r.flat(r.arm_to(top))
+    for _ in range(steps):
+        if r.rest_dist() < 0.08:
+            return
+        yield r.flat(r.joints_to(REST_JOINTS))
 
 
 class Place(ScriptedSkill):
@@ -35,13 +149,14 @@ class Place(ScriptedSkill):
         h = target_handle(r)
         goal = np.array(r.b.spec.targets[0].goal, dtype=np.float64)
         r.grip = 1.0
-        yield from approach(r, goal)
-        yield from carry_to(r, h, goal + np.array([0.0, 0.0, HOVER]), 0.03, 120)
-        yield from carry_to(r, h, goal + np.array([0.0, 0.0, DROP]), 0.012, 80)
+        yield from approach_goal(r, h, goal)
+        yield from carry_to(r, h, goal + np.array([0.0, 0.0, HOVER]), 0.015, 120)
+        yield from carry_to(r, h, goal + np.array([0.0, 0.0, DROP]), 0.01, 80)
+        yield from still(r, h)
         r.grip = -1.0
-        yield from settle(r, 3)
-        yield from to_rest(r)
+        yield from settle(r, 2)
         self._released = True
+        yield from leave(r)
 
     def reset(self, env) -> None:
         super().reset(env)

@@ -33,10 +33,12 @@ def solve_posture(
     axis: np.ndarray | None = None,
     iters: int = 300,
     bias: float = 0.05,
+    level: bool = False,
 ) -> np.ndarray:
     """Joint angles [7] putting the suction cup at `cup_base` (base frame), and with `axis` (base frame)
     the gripper pointing along it (the cup must be the gripper's foremost point toward a handle: the
-    gripper body or a finger touching it first does not grasp).
+    gripper body or a finger touching it first does not grasp); with `level` the gripper keeps its
+    resting orientation (a held object stays as upright as it was at rest).
 
     Damped least squares on the cup's position (and the gripper axis), with a null-space pull toward
     the rest posture (few joint changes), on a scratch copy of `d` (the live state is not touched).
@@ -49,14 +51,15 @@ def solve_posture(
     grip = m.body("robot0:gripper_link").id
     mujoco.mj_kinematics(m, scratch)
     target = base_to_world(m, d, np.asarray(cup_base, dtype=np.float64))
-    turn = 0.0 if axis is None else 0.3
+    rest_rot = scratch.xmat[grip].reshape(3, 3).copy()
+    turn = 0.0 if axis is None and not level else 0.3
     if axis is not None:
         axis = base_to_world(m, d, np.asarray(axis, dtype=np.float64)) - base_to_world(m, d, np.zeros(3))
         axis /= float(np.linalg.norm(axis))
     jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
     for _ in range(iters):
         mujoco.mj_kinematics(m, scratch)
-        err = np.concatenate([target - scratch.geom_xpos[cup], turn * np.cross(scratch.xmat[grip][[0, 3, 6]], axis)])
+        err = np.concatenate([target - scratch.geom_xpos[cup], turn * _rot_err(scratch.xmat[grip], axis, rest_rot)])
         if float(np.linalg.norm(err)) < 1e-3:
             break
         mujoco.mj_comPos(m, scratch)
@@ -70,6 +73,14 @@ def solve_posture(
     return scratch.qpos[qadr].copy()
 
 
+def _rot_err(xmat: np.ndarray, axis: np.ndarray | None, rest_rot: np.ndarray) -> np.ndarray:
+    """Rotation (axis x angle, world) taking the gripper toward `axis` (its x axis), else `rest_rot`."""
+    R = xmat.reshape(3, 3)
+    if axis is not None:
+        return np.cross(R[:, 0], axis)
+    return 0.5 * sum(np.cross(R[:, i], rest_rot[:, i]) for i in range(3))
+
+
 def base_to_world(m: mujoco.MjModel, d: mujoco.MjData, p: np.ndarray) -> np.ndarray:
     """A base-frame point (origin on the floor under the base, x ahead) in world coordinates."""
     x, y, yaw = (float(d.qpos[m.jnt_qposadr[m.joint(n).id]]) for n in ("base_x", "base_y", "base_yaw"))
@@ -81,13 +92,17 @@ _CACHE: dict[tuple, np.ndarray] = {}
 
 
 def posture(
-    m: mujoco.MjModel, d: mujoco.MjData, cup_base: np.ndarray, axis: np.ndarray | None = None
+    m: mujoco.MjModel,
+    d: mujoco.MjData,
+    cup_base: np.ndarray,
+    axis: np.ndarray | None = None,
+    level: bool = False,
 ) -> np.ndarray:
-    """`solve_posture`, cached per model, target point (1 cm grid) and axis."""
+    """`solve_posture`, cached per model, target point (1 cm grid), axis and `level`."""
     ax = None if axis is None else tuple(round(float(v), 2) for v in axis)
-    key = (id(m), tuple(round(float(v), 2) for v in cup_base), ax)
+    key = (id(m), tuple(round(float(v), 2) for v in cup_base), ax, level)
     if key not in _CACHE:
-        _CACHE[key] = solve_posture(m, d, np.array(key[1]), None if ax is None else np.array(ax))
+        _CACHE[key] = solve_posture(m, d, np.array(key[1]), None if ax is None else np.array(ax), level=level)
     return _CACHE[key]
 
 

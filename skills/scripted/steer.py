@@ -47,15 +47,17 @@ def steer_cup(
     feed: Vec | None = None,
     gain: float = 3.0,
     speed: float = 0.5,
+    point: Vec | None = None,
 ) -> Actions:
-    """Drive the base so the cup goes to `target()` (planar), plus a feed-forward velocity `feed()`.
+    """Drive the base so the cup (or `point()`, a point the base carries) goes to `target()` (planar),
+    plus a feed-forward velocity `feed()`.
 
     The correction `gain` x (target - cup) is capped at `speed` m/s; `arm()` gives the arm action.
     """
     for _ in range(max_steps):
         if until():
             return
-        cup = r.cup_pos()
+        cup = r.cup_pos() if point is None else point()
         err = (target() - cup)[:2]
         corr = gain * err
         n = float(np.linalg.norm(corr))
