@@ -16,10 +16,12 @@ import mujoco
 import numpy as np
 
 from skills.policy import ActionLayout
-from tpsrl.sim.mujoco.navigation import plan_path, turn_command
+from tpsrl.sim.mujoco.navigation import turn_command
 from tpsrl.sim.mujoco.robot import ARM_JOINTS, REST_QPOS
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
+
+from .doorpath import grid_without, open_parts, plan
 
 Actions = Iterator[np.ndarray]
 REST_TOL = 0.15  # HAB: EE within 0.15 m of rest
@@ -165,12 +167,16 @@ def drive_to(
     arm: Callable[[], np.ndarray] | None = None,
     max_steps: int = 300,
 ) -> Actions:
-    """Follow a grid path to a free cell `standoff` metres from `target` (x, y); arm held by `arm()`."""
+    """Follow a grid path to a free cell `standoff` metres from `target` (x, y); arm held by `arm()`.
+
+    The grid sees the open fridge door and pulled-out drawers (`doorpath`)."""
     if not r.has_base:
         return
     b = r.b
     arm = arm or (lambda: hold_rest(r))
-    path = plan_path(b.spec.layout, b.base_pose[:2], (float(target[0]), float(target[1])), standoff)
+    state = {name: b.articulation(name) for name in dict(b.spec.articulations)}
+    grid = grid_without(b.spec.layout, open_parts(b.spec.layout, state))
+    path = plan(grid, np.array(b.base_pose[:2]), np.asarray(target, dtype=np.float64), standoff)
     steps = 0
     for i, wp in enumerate(path):
         final = i == len(path) - 1

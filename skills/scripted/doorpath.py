@@ -1,9 +1,9 @@
-"""Grid path planning that sees the open fridge door.
+"""Grid path planning that sees open articulated parts (the fridge door, pulled-out drawers).
 
 The layout's free-space grid (`tpsrl.sim.mujoco.layout.free_space`) holds walls and furniture but not
-articulated parts, so a plan to the door's outer side could cross the door or end on its inner side
-(where driving pushes the door further open). Here the door's panel, inflated by the base's radius,
-is removed from the grid before the breadth-first search.
+articulated parts, so a plan could cross the open fridge door, end on its inner side (where driving
+pushes the door further open) or run into a pulled-out drawer. Here each open part, as a segment
+inflated by the base's radius, is removed from the grid before the breadth-first search.
 """
 
 from __future__ import annotations
@@ -15,24 +15,46 @@ import numpy as np
 
 from tpsrl.sim.mujoco import layout as L
 
-from .control import Actions, Robot, base_toward
-
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
-DOOR_CLEARANCE = 0.4  # base centre kept this far from the door panel (m)
+CLEARANCE = 0.4  # base centre kept this far from an open part (m), as the layout grid's inflation
+OPEN = 0.02  # a part is open above this (rad / m)
+Segment = tuple[np.ndarray, np.ndarray]
 
 
-def grid_without_segment(layout: int, a: np.ndarray, b: np.ndarray, clearance: float) -> np.ndarray:
-    """The layout's free-space grid with cells within `clearance` of segment a-b (x, y) removed."""
-    grid = L.free_space(layout).copy()
+def open_parts(layout: int, state: dict[str, float]) -> list[Segment]:
+    """World (x, y) segments of the open fridge door's panel and of pulled-out drawers' fronts."""
+    out: list[Segment] = []
+    for f in L.make_layout(layout).furniture:
+        k = f.spec
+        if f.kind == "fridge" and state.get("fridge", 0.0) > OPEN:
+            hinge = np.array(f.to_world(k.depth / 2, k.width / 2))
+            a = f.yaw - math.pi / 2 + state["fridge"]  # panel direction from the hinge
+            out.append((hinge, hinge + k.width * np.array([math.cos(a), math.sin(a)])))
+        if f.kind == "cabinet":
+            for i in range(L.NUM_DRAWERS):
+                o = state.get(f"drawer_{i}", 0.0)
+                if o > OPEN:
+                    lx = k.depth / 2 + o
+                    out.append((np.array(f.to_world(lx, -k.width / 2)), np.array(f.to_world(lx, k.width / 2))))
+    return out
+
+
+def grid_without(layout: int, parts: list[Segment], clearance: float = CLEARANCE) -> np.ndarray:
+    """The layout's free-space grid with cells within `clearance` of any segment in `parts` removed."""
+    grid = L.free_space(layout)
+    if not parts:
+        return grid
+    grid = grid.copy()
     nx, ny = grid.shape
     X, Y = np.meshgrid((np.arange(nx) + 0.5) * L.GRID_RES, (np.arange(ny) + 0.5) * L.GRID_RES, indexing="ij")
-    ab = b - a
-    t = np.clip(((X - a[0]) * ab[0] + (Y - a[1]) * ab[1]) / float(ab @ ab), 0.0, 1.0)
-    dist = np.hypot(X - (a[0] + t * ab[0]), Y - (a[1] + t * ab[1]))
-    return grid & (dist > clearance)
+    for a, b in parts:
+        ab = b - a
+        t = np.clip(((X - a[0]) * ab[0] + (Y - a[1]) * ab[1]) / float(ab @ ab), 0.0, 1.0)
+        grid &= np.hypot(X - (a[0] + t * ab[0]), Y - (a[1] + t * ab[1])) > clearance
+    return grid
 
 
-def _cell(grid: np.ndarray, xy: np.ndarray) -> tuple[int, int]:
+def _start_cell(grid: np.ndarray, xy: np.ndarray) -> tuple[int, int]:
     c = (int(xy[0] / L.GRID_RES), int(xy[1] / L.GRID_RES))
     if 0 <= c[0] < grid.shape[0] and 0 <= c[1] < grid.shape[1] and grid[c]:
         return c
@@ -41,10 +63,15 @@ def _cell(grid: np.ndarray, xy: np.ndarray) -> tuple[int, int]:
     return int(ii[k]), int(jj[k])
 
 
-def grid_path(grid: np.ndarray, start: np.ndarray, goal: np.ndarray) -> list[np.ndarray]:
-    """World (x, y) waypoints over `grid` from `start` to the reachable free cell nearest `goal`."""
-    s = _cell(grid, start)
+def plan(
+    grid: np.ndarray, start: np.ndarray, target: np.ndarray, band: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """Waypoints (about 0.4 m apart) over `grid` from `start` to the reachable free cell `band` (min,
+    max) metres from `target` with the shortest path; the closest reachable band when none lies that
+    close; empty if nothing is reachable."""
+    s = _start_cell(grid, start)
     prev: dict[tuple[int, int], tuple[int, int] | None] = {s: None}
+    order = [s]
     q = deque([s])
     while q:
         i, j = q.popleft()
@@ -52,33 +79,20 @@ def grid_path(grid: np.ndarray, start: np.ndarray, goal: np.ndarray) -> list[np.
             n = (i + di, j + dj)
             if 0 <= n[0] < grid.shape[0] and 0 <= n[1] < grid.shape[1] and grid[n] and n not in prev:
                 prev[n] = (i, j)
+                order.append(n)
                 q.append(n)
-    cells = np.array(list(prev))
-    centres = (cells + 0.5) * L.GRID_RES
-    end = tuple(int(v) for v in cells[int(np.argmin(np.hypot(*(centres - goal[:2]).T)))])
-    path: list[np.ndarray] = []
-    c: tuple[int, int] | None = end  # type: ignore[assignment]
+    cells = np.array(order)  # in breadth-first order: the first match has the shortest path
+    r = np.hypot(*((cells + 0.5) * L.GRID_RES - np.asarray(target)[:2]).T)
+    ok = (r >= band[0]) & (r <= band[1])
+    if not ok.any():
+        far = r >= band[0]
+        if not far.any():
+            return []
+        ok = far & (r <= r[far].min() + 0.1)
+    c: tuple[int, int] | None = tuple(int(v) for v in cells[int(np.argmax(ok))])  # type: ignore[assignment]
+    path: list[tuple[float, float]] = []
     while c is not None:
-        path.append((np.array(c) + 0.5) * L.GRID_RES)
+        path.append(((c[0] + 0.5) * L.GRID_RES, (c[1] + 0.5) * L.GRID_RES))
         c = prev[c]
     path.reverse()
-    return path[::6] + [path[-1]] if len(path) > 1 else path
-
-
-def follow(r: Robot, path: list[np.ndarray], arm, max_steps: int = 250) -> Actions:
-    """Drive through `path` (world (x, y) waypoints), `arm()` giving the arm action."""
-    steps = 0
-    for i, wp in enumerate(path):
-        final = i == len(path) - 1
-        while steps < max_steps:
-            base, d = base_toward(r.b.base_pose, (float(wp[0]), float(wp[1])), final)
-            if d < (0.08 if final else 0.25):
-                break
-            steps += 1
-            yield r.flat(arm(), base)
-
-
-def heading_to(pose: tuple[float, float, float], xy: np.ndarray) -> float:
-    """Heading error (rad) from `pose` to the point `xy`."""
-    x, y, yaw = pose
-    return (math.atan2(float(xy[1]) - y, float(xy[0]) - x) - yaw + math.pi) % (2 * math.pi) - math.pi
+    return path[8::8] + [path[-1]] if len(path) > 1 else path

@@ -9,8 +9,7 @@ import math
 import numpy as np
 
 from .articulated import OPEN_TARGET, finish, front_axis, furniture, grasp_handle
-from .control import REST_JOINTS, Actions, Robot, ScriptedSkill, face, go_stand
-from .doorpath import DOOR_CLEARANCE, follow, grid_path, grid_without_segment
+from .control import REST_JOINTS, Actions, Robot, ScriptedSkill, go_stand
 from .posture import posture
 from .steer import steer_cup
 
@@ -107,14 +106,10 @@ class CloseFridge(ScriptedSkill):
 
 
 def reach_outer_side(r: Robot, arm) -> Actions:
-    """Drive (door-aware grid path) to stand `CUP_REST + 0.12` m off the door's outer face at `EDGE`,
+    """Drive (the path sees the door) to stand `CUP_REST + 0.12` m off the door's outer face at `EDGE`,
     facing it."""
-    b = r.b
-    grid = grid_without_segment(b.spec.layout, hinge(r), door_point(r, 0.8, -0.05), DOOR_CLEARANCE)
-    n = door_normal(r)
-    stand = door_point(r, EDGE, 0.0) + (CUP_REST + 0.12) * n
-    yield from follow(r, grid_path(grid, np.array(b.base_pose[:2]), stand), arm)
-    yield from face(r, door_point(r, EDGE, 0.0), tol=0.1, arm=arm)
+    stand = door_point(r, EDGE, 0.0) + (CUP_REST + 0.12) * door_normal(r)
+    yield from go_stand(r, stand, door_point(r, EDGE, 0.0), arm, tol=0.1)
 
 
 def door_gap(r: Robot) -> float:

@@ -66,19 +66,31 @@ def carry_to(r: Robot, handle: str, point: np.ndarray, tol: float, steps: int) -
         if b.held != handle:
             return
         err = point - b.object_pos(handle)
-        if float(np.linalg.norm(err)) < tol and upright(r, handle) > 0.99:
+        if float(np.linalg.norm(err)) < tol and upright(r, handle) > 0.97:
             return
         yield r.flat(level_arm_to(r, b.ee_pos_world + err, handle))
 
 
-def carry_posture(r: Robot, handle: str, obj_z: float) -> np.ndarray:
-    """Joint angles holding the object `AHEAD` further out with its centre at height `obj_z`, as upright
-    as at rest (the gripper keeps its resting orientation)."""
+def carry_posture(r: Robot, handle: str, obj_z: float, ahead: float) -> np.ndarray:
+    """Joint angles holding the object `ahead` further out than at rest with its centre at height `obj_z`,
+    as upright as at rest (the gripper keeps its resting orientation)."""
     b = r.b
     cup = b.world_to_base(r.cup_pos())
     obj = b.world_to_base(b.object_pos(handle))
-    target = cup + np.array([AHEAD, 0.0, obj_z - obj[2]])
+    target = cup + np.array([ahead, 0.0, obj_z - obj[2]])
     return posture(b.model, b.data, target, level=True)
+
+
+def to_posture(r: Robot, q: np.ndarray, steps: int) -> Actions:
+    """Joint-space move to `q`; ends early when there or when the arm stops moving (blocked)."""
+    b = r.b
+    last = b.data.qpos[r._arm_q].copy()
+    for i in range(steps):
+        now = b.data.qpos[r._arm_q].copy()
+        if float(np.abs(now - q).max()) < 0.05 or (i > 5 and float(np.abs(now - last).max()) < 1e-3):
+            return
+        last = now
+        yield r.flat(r.joints_to(q))
 
 
 def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
@@ -87,17 +99,14 @@ def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
     object over the goal (look-ahead point control) until it is there or the base stops making progress."""
     b = r.b
     z0 = float(b.object_pos(handle)[2])
-    q_drive = carry_posture(r, handle, max(float(goal[2]) + HOVER, z0))
-    q_carry = carry_posture(r, handle, float(goal[2]) + HOVER)
+    q_drive = carry_posture(r, handle, max(float(goal[2]) + HOVER, z0), 0.0)
+    q_carry = carry_posture(r, handle, float(goal[2]) + HOVER, AHEAD)
     obj_ahead = float(b.world_to_base(b.object_pos(handle))[0]) + AHEAD
     if r.has_base:
         band = (max(0.3, obj_ahead - 0.15), obj_ahead + 0.1)
         yield from drive_to(r, goal, band, arm=lambda: r.joints_to(q_drive))
         yield from face(r, goal, arm=lambda: r.joints_to(q_drive))
-    for _ in range(100):
-        if float(np.abs(b.data.qpos[r._arm_q] - q_carry).max()) < 0.05:
-            break
-        yield r.flat(r.joints_to(q_carry))
+    yield from to_posture(r, q_carry, 60)
     if r.has_base:
         obj = lambda: b.object_pos(handle)  # noqa: E731
         yield from steer_cup(
@@ -150,8 +159,8 @@ class Place(ScriptedSkill):
         goal = np.array(r.b.spec.targets[0].goal, dtype=np.float64)
         r.grip = 1.0
         yield from approach_goal(r, h, goal)
-        yield from carry_to(r, h, goal + np.array([0.0, 0.0, HOVER]), 0.015, 120)
-        yield from carry_to(r, h, goal + np.array([0.0, 0.0, DROP]), 0.01, 80)
+        yield from carry_to(r, h, goal + np.array([0.0, 0.0, HOVER]), 0.015, 80)
+        yield from carry_to(r, h, goal + np.array([0.0, 0.0, DROP]), 0.01, 40)
         yield from still(r, h)
         r.grip = -1.0
         yield from settle(r, 2)
