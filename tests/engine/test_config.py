@@ -80,7 +80,7 @@ def test_resume_refuses_changed_learning_fields(tmp_path: Path) -> None:
 
 def test_cli_trains_a_registered_gymnasium_env(tmp_path: Path) -> None:
     run_dir = tmp_path / "pendulum"
-    cmd = [sys.executable, "-m", "tpsrl.engine.train", "env.id=Pendulum-v1", "engine.num_envs=2",
+    cmd = [sys.executable, "-m", "skills.train", "env.id=Pendulum-v1", "engine.num_envs=2",
            "engine.rollout_steps=16", "engine.serial=true", "ppo.epochs=1", "policy.hidden_size=16",
            "run.total_steps=64", "run.wandb=disabled", "run.progress=false", f"run.dir={run_dir}"]  # fmt: skip
     env = {**os.environ, "OMP_NUM_THREADS": "1"}

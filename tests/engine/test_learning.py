@@ -42,15 +42,19 @@ def test_mode_learns_point_target(tmp_path: Path, mode: str, serial: bool) -> No
     assert late_return(h) > late_return(h[:4], 4) + 0.1
     assert late_return(h, key="episode/final_distance") < 0.2
     last = h[-1]
-    assert {"reward_terms/progress", "reward_terms/effort", "episode/success", "learn/entropy_coef"} <= set(
-        last
-    )
+    assert {
+        "episode/return/progress",
+        "episode/return/effort",
+        "episode/success",
+        "learn/entropy_coef",
+    } <= set(last)
     lines = (result.run_dir / "metrics.jsonl").read_text().splitlines()
     assert len(lines) == len(h) and json.loads(lines[-1])["env_steps"] == result.counters.env_steps
 
 
 def test_resume_keeps_counters_and_keeps_improving(tmp_path: Path) -> None:
     cfg = tiny_config(tmp_path, mode="ver", total_steps=6_400, checkpoint_every=5)
+    cfg.ppo.lr_schedule = "cosine"  # so that the schedule's continuation is visible
     first = train(cfg, PointTargetFactory())
     saved = ckpt.load(first.run_dir / "checkpoints" / ckpt.LATEST)
     assert saved["counters"]["env_steps"] == 6_400 and saved["counters"]["updates"] == 50
@@ -78,7 +82,7 @@ def test_resume_keeps_counters_and_keeps_improving(tmp_path: Path) -> None:
 
 def test_ctrl_c_leaves_a_valid_checkpoint(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    cmd = [sys.executable, "-m", "tpsrl.engine.train", "env.id=Pendulum-v1", "engine.num_envs=2",
+    cmd = [sys.executable, "-m", "skills.train", "env.id=Pendulum-v1", "engine.num_envs=2",
            "engine.rollout_steps=16", "ppo.epochs=1", "policy.hidden_size=16", "run.total_steps=10000000",
            "run.wandb=disabled", "run.progress=false", "run.checkpoint_every=1000", f"run.dir={run_dir}"]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -1,9 +1,8 @@
 """How environments enter the engine: a picklable factory returning a gymnasium env.
 
 Contract (see docs/engine.md): observations are a `spaces.Dict` of Box spaces (a plain Box is wrapped as
-`{"obs": ...}`), actions a 1-D `spaces.Box`. Episode statistics arrive in `info["episode_stats"]`
-(dict[str, float]) on the step that ends an episode; per-step named reward terms in
-`info["reward_terms"]` (dict[str, float]).
+`{"obs": ...}`), actions a 1-D `spaces.Box`. Episode statistics (including per-episode reward terms,
+summed by the env) arrive in `info["episode_stats"]` (dict[str, float]) on the step that ends an episode.
 """
 
 from __future__ import annotations

@@ -15,23 +15,18 @@ from tqdm import tqdm
 
 
 def episode_metrics(episodes: list[dict]) -> dict[str, float]:
-    """Means over episodes that ended: return, length, each `episode_stats` key, and each reward term as
-    a per-step mean (sum of the term over the episodes / their total steps)."""
+    """Means over the episodes that ended: return, length and each `episode_stats` key (an environment
+    reports its per-episode reward terms there, e.g. `return/<term>`: the engine sums nothing else)."""
     if not episodes:
         return {}
     out: dict[str, float] = {"episode/count": float(len(episodes))}
     out["episode/return"] = sum(e["return"] for e in episodes) / len(episodes)
-    steps = sum(e["length"] for e in episodes)
-    out["episode/length"] = steps / len(episodes)
+    out["episode/length"] = sum(e["length"] for e in episodes) / len(episodes)
     stats: dict[str, list[float]] = defaultdict(list)
-    terms: dict[str, float] = defaultdict(float)
     for e in episodes:
         for k, v in e["stats"].items():
             stats[k].append(v)
-        for k, v in e["reward_terms"].items():
-            terms[k] += v
     out.update({f"episode/{k}": sum(v) / len(v) for k, v in stats.items()})
-    out.update({f"reward_terms/{k}": v / max(1, steps) for k, v in terms.items()})
     return out
 
 

@@ -39,6 +39,7 @@ class PointTargetEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         super().reset(seed=seed)
         self._pos, self._target, self._t = 0.0, float(self.np_random.uniform(-1.0, 1.0)), 0
+        self._returns: dict[str, float] = {}
         return self._obs(), {}
 
     def step(self, action: np.ndarray) -> tuple[Any, float, bool, bool, dict]:
@@ -50,9 +51,12 @@ class PointTargetEnv(gym.Env):
         terms = {"progress": before - dist, "effort": -0.01 * a * a}
         terminated = self.terminate_on_success and dist < 0.05
         truncated = not terminated and self._t >= self.horizon
+        for k, v in terms.items():
+            self._returns[k] = self._returns.get(k, 0.0) + v
         info: dict[str, Any] = {"reward_terms": terms}
         if terminated or truncated:
-            info["episode_stats"] = {"success": float(dist < 0.1), "final_distance": dist}
+            info["episode_stats"] = {"success": float(dist < 0.1), "final_distance": dist,
+                                     **{f"return/{k}": v for k, v in self._returns.items()}}  # fmt: skip
         return self._obs(), sum(terms.values()), terminated, truncated, info
 
 

@@ -81,7 +81,6 @@ class EnvRunner:
         self.low, self.high = space.low.astype(np.float32), space.high.astype(np.float32)
         self._ep_return = 0.0
         self._ep_length = 0
-        self._ep_terms: dict[str, float] = collections.defaultdict(float)
         self.handlers: dict[Command, Callable[[bytes], bytes]] = {
             Command.RESET: self._reset,
             Command.STEP: self._step,
@@ -105,7 +104,6 @@ class EnvRunner:
 
     def _clear_episode(self) -> None:
         self._ep_return, self._ep_length = 0.0, 0
-        self._ep_terms.clear()
 
     def _step(self, payload: bytes) -> bytes:
         i, v = self.index, self.views
@@ -116,8 +114,6 @@ class EnvRunner:
         v["truncated"][i] = truncated
         self._ep_return += float(reward)
         self._ep_length += 1
-        for name, value in (info.get("reward_terms") or {}).items():
-            self._ep_terms[name] += float(value)
         if not (terminated or truncated):
             self._write("obs", obs)
             return STEPPED
@@ -126,7 +122,6 @@ class EnvRunner:
             "return": self._ep_return,
             "length": self._ep_length,
             "stats": {k: float(x) for k, x in (info.get("episode_stats") or {}).items()},
-            "reward_terms": dict(self._ep_terms),
         }
         obs, _ = self.env.reset()
         self._write("obs", obs)
