@@ -14,17 +14,19 @@ import numpy as np
 
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 
-from .control import REST_JOINTS, REST_TOL, Actions, Robot, ScriptedSkill, drive_to, face, settle
+from .articulated import front_axis, furniture
+from .control import REST_JOINTS, REST_TOL, Actions, Robot, ScriptedSkill, drive_to, face, go_stand, settle
 from .pick import target_handle
 from .posture import posture
 from .steer import steer_cup
 
 HOVER = 0.04  # the object is carried this far above its goal (m)
 AHEAD = 0.1  # the carry posture holds the object this much further ahead than at rest (m)
-DROP = 0.008  # released this far above the goal position (m)
+DROP = 0.0  # released at the goal's resting height (m)
 LEVEL_GAIN = 0.3  # rad of tilt correction per step fed to the IK
 LEVEL_WEIGHT = 0.3  # weight of the tilt rows against the position rows (position first)
-STANDOFF = {"low": (0.45, 0.65), "high": (0.6, 0.8)}  # base distance band from the goal (m)
+NEAR = 1.0  # the arm takes the carry posture within this planar distance of the goal (m)
+CONTAINER_STAND = 0.55  # base distance from the fridge's or cabinet's front for goals inside (m)
 LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
 
 
@@ -102,16 +104,37 @@ def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
     q_drive = carry_posture(r, handle, max(float(goal[2]) + HOVER, z0), 0.0)
     q_carry = carry_posture(r, handle, float(goal[2]) + HOVER, AHEAD)
     obj_ahead = float(b.world_to_base(b.object_pos(handle))[0]) + AHEAD
+
+    def arm() -> np.ndarray:  # lowered (or raised) to the goal's height within a metre of it
+        return r.joints_to(q_carry if r.planar_dist(goal) < NEAR else q_drive)
+
     if r.has_base:
-        band = (max(0.3, obj_ahead - 0.15), obj_ahead + 0.1)
-        yield from drive_to(r, goal, band, arm=lambda: r.joints_to(q_drive))
-        yield from face(r, goal, arm=lambda: r.joints_to(q_drive))
-    yield from to_posture(r, q_carry, 60)
+        front = container_front(r, goal)
+        if front is not None:  # inside the fridge or a drawer: come in square to its front
+            yield from go_stand(r, front, goal, arm, tol=0.05)
+        else:
+            band = (max(0.3, obj_ahead - 0.15), obj_ahead + 0.1)
+            yield from drive_to(r, goal, band, arm=arm)
+            yield from face(r, goal, arm=arm)
+    yield from to_posture(r, q_carry, 40)
     if r.has_base:
         obj = lambda: b.object_pos(handle)  # noqa: E731
         yield from steer_cup(
             r, lambda: goal, lambda: r.joints_to(q_carry), _Progress(r, handle, goal), 60, point=obj, speed=0.3
         )
+
+
+def container_front(r: Robot, goal: np.ndarray) -> np.ndarray | None:
+    """Where to stand for a goal inside the fridge or a drawer: `CONTAINER_STAND` metres out from the
+    furniture's front, in line with the goal; None for open surfaces."""
+    rec = r.b.spec.targets[0].goal_receptacle
+    if rec not in ("fridge", "drawer_0", "drawer_1"):
+        return None
+    f = furniture(r, rec)
+    out = front_axis(f)[:2]
+    front = np.array(f.to_world(f.spec.depth / 2, 0.0))
+    lateral = goal[:2] - front - float(np.dot(goal[:2] - front, out)) * out
+    return front + lateral + CONTAINER_STAND * out
 
 
 class _Progress:
@@ -159,8 +182,9 @@ class Place(ScriptedSkill):
         goal = np.array(r.b.spec.targets[0].goal, dtype=np.float64)
         r.grip = 1.0
         yield from approach_goal(r, h, goal)
-        yield from carry_to(r, h, goal + np.array([0.0, 0.0, HOVER]), 0.015, 80)
-        yield from carry_to(r, h, goal + np.array([0.0, 0.0, DROP]), 0.01, 40)
+        if float(np.linalg.norm((r.b.object_pos(h) - goal)[:2])) > 0.03:  # not over it yet: come from above
+            yield from carry_to(r, h, goal + np.array([0.0, 0.0, HOVER]), 0.03, 80)
+        yield from carry_to(r, h, goal + np.array([0.0, 0.0, DROP]), 0.012, 60)
         yield from still(r, h)
         r.grip = -1.0
         yield from settle(r, 2)
