@@ -16,7 +16,7 @@ from tpsrl.sim.mujoco.sim import ARM_SCALE
 
 from .articulated import front_axis, furniture
 from .control import REST_JOINTS, REST_TOL, Actions, Robot, ScriptedSkill, drive_to, face, go_stand, settle
-from .pick import target_handle
+from .pick import half_height, target_handle
 from .posture import posture
 from .steer import steer_cup
 
@@ -25,6 +25,7 @@ AHEAD = 0.1  # the carry posture holds the object this much further ahead than a
 DROP = 0.0  # released at the goal's resting height (m)
 LEVEL_GAIN = 0.3  # rad of tilt correction per step fed to the IK
 LEVEL_WEIGHT = 0.3  # weight of the tilt rows against the position rows (position first)
+DRAWER_RIM = 0.8  # the top drawer's front panel ends at 0.77 m; the object's bottom stays over this (m)
 NEAR = 1.0  # the arm takes the carry posture within this planar distance of the goal (m)
 CONTAINER_STAND = 0.55  # base distance from the fridge's or cabinet's front for goals inside (m)
 LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
@@ -101,8 +102,9 @@ def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
     object over the goal (look-ahead point control) until it is there or the base stops making progress."""
     b = r.b
     z0 = float(b.object_pos(handle)[2])
-    q_drive = carry_posture(r, handle, max(float(goal[2]) + HOVER, z0), 0.0)
-    q_carry = carry_posture(r, handle, float(goal[2]) + HOVER, AHEAD)
+    cross = crossing_height(r, handle, goal)
+    q_drive = carry_posture(r, handle, max(cross, z0), 0.0)
+    q_carry = carry_posture(r, handle, cross, AHEAD)
     obj_ahead = float(b.world_to_base(b.object_pos(handle))[0]) + AHEAD
 
     def arm() -> np.ndarray:  # lowered (or raised) to the goal's height within a metre of it
@@ -122,6 +124,15 @@ def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
         yield from steer_cup(
             r, lambda: goal, lambda: r.joints_to(q_carry), _Progress(r, handle, goal), 60, point=obj, speed=0.3
         )
+
+
+def crossing_height(r: Robot, handle: str, goal: np.ndarray) -> float:
+    """Height of the object's centre while it is carried in over its goal: `HOVER` over the goal, and
+    over an open drawer's front panel (a lower object pushes the drawer shut)."""
+    z = float(goal[2]) + HOVER
+    if r.b.spec.targets[0].goal_receptacle.startswith("drawer_"):
+        z = max(z, DRAWER_RIM + half_height(r, handle))
+    return z
 
 
 def container_front(r: Robot, goal: np.ndarray) -> np.ndarray | None:
