@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from skills.evaluate import evaluate, wilson_interval
 from skills.learned import SkillCheckpointError, load_skill_policy
 from skills.registry import make_env
 from skills.train import compose, run
@@ -77,3 +78,18 @@ def test_resume_with_another_skill_config_is_refused(pick_run: Path) -> None:
     overrides = ["skill=pick", f"run.dir={pick_run}", "run.resume=true", *TINY]
     with pytest.raises(ConfigError, match="was started with"):
         run(compose([*overrides, "skill.base_movement=true"]))
+
+
+def test_wilson_interval_hand_computed() -> None:
+    # 5/10: centre (0.5 + 0.19208) / 1.38416 = 0.5; half 1.96 * sqrt(0.025 + 0.0096040) / 1.38416 = 0.26340
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson_interval(0, 10)  # never below 0, and not a degenerate [0, 0]
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+
+
+def test_evaluate_a_checkpoint_on_heldout_layouts(pick_run: Path) -> None:
+    r = evaluate(str(pick_run), episodes=2, max_steps=15)
+    assert r.skill == "pick" and r.split == "heldout" and r.episodes == 2 and r.env_steps_trained == 256
+    assert 0.0 <= r.ci_low <= r.success <= r.ci_high <= 1.0 and r.mean_steps <= 15
+    assert sum(r.failures.values()) + round(r.success * 2) == 2  # every episode succeeded or has a cause
