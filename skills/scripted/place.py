@@ -26,6 +26,7 @@ DROP = 0.0  # released at the goal's resting height (m)
 LEVEL_GAIN = 0.3  # rad of tilt correction per step fed to the IK
 LEVEL_WEIGHT = 0.3  # weight of the tilt rows against the position rows (position first)
 DRAWER_RIM = 0.8  # the top drawer's front panel ends at 0.77 m; the object's bottom stays over this (m)
+BACK_OFF_STEPS = 15  # steps the base reverses after a release inside a container
 NEAR = 1.0  # the arm takes the carry posture within this planar distance of the goal (m)
 CONTAINER_STAND = 0.55  # base distance from the fridge's or cabinet's front for goals inside (m)
 LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
@@ -170,17 +171,19 @@ def still(r: Robot, handle: str, steps: int = 8) -> Actions:
         yield r.flat(np.zeros(7))
 
 
-def leave(r: Robot, steps: int = 120) -> Actions:
-    """After the release: straight up by `LIFT`, then to the resting posture in joint space."""
+def leave(r: Robot, back_off: bool, steps: int = 120) -> Actions:
+    """After the release: straight up by `LIFT`, then to the resting posture in joint space; with
+    `back_off` (the arm is inside the fridge or over a drawer) the base first reverses to pull it out."""
     top = r.b.ee_pos_world + np.array([0.0, 0.0, LIFT])
     for _ in range(12):
         if r.b.ee_pos_world[2] > top[2] - 0.01:
             break
         yield r.flat(r.arm_to(top))
-    for _ in range(steps):
+    for i in range(steps):
         if r.rest_dist() < 0.08:
             return
-        yield r.flat(r.joints_to(REST_JOINTS))
+        base = np.array([-0.15, 0.0]) if back_off and i < BACK_OFF_STEPS and r.has_base else None
+        yield r.flat(r.joints_to(REST_JOINTS), base)
 
 
 class Place(ScriptedSkill):
@@ -200,7 +203,7 @@ class Place(ScriptedSkill):
         r.grip = -1.0
         yield from settle(r, 2)
         self._released = True
-        yield from leave(r)
+        yield from leave(r, container_front(r, goal) is not None)
 
     def reset(self, env) -> None:
         super().reset(env)
