@@ -23,6 +23,8 @@ test: $(BIN)/activate
 bench: $(BIN)/activate
 	$(BIN)/tpsrl-bench sim --quick
 	$(BIN)/tpsrl-bench engine --quick
+	$(BIN)/tpsrl-bench train --quick
+	$(BIN)/tpsrl-bench skills --quick
 	$(BIN)/tpsrl-bench planner
 
 lint: $(BIN)/activate
