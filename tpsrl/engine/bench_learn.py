@@ -166,7 +166,6 @@ def main(argv: list[str]) -> int:
         if name not in TASKS:
             parser.error(f"--tasks: unknown task {name!r}; known: {list(TASKS)}")
     seeds = args.seeds or (1 if args.quick else 3)
-    done = _finished_runs(args.results)
     torch.set_num_threads(1)
     out: dict[str, Any] = {"tasks": {}}
     print(f"{'task':16} {'lib':6} {'seed':>4} {'steps':>8} {'return':>10} {'seconds':>8}", flush=True)
@@ -179,7 +178,8 @@ def main(argv: list[str]) -> int:
                 if args.only not in (None, lib):
                     continue
                 key = {"task": name, "lib": lib, "seed": seed, "steps": steps}
-                r = done.get(json.dumps(key, sort_keys=True))
+                # read before every run: another process may be filling the same file (e.g. other seeds)
+                r = _finished_runs(args.results).get(json.dumps(key, sort_keys=True))
                 if r is None:
                     r = run_tpsrl(task, steps, seed, {}) if lib == "tpsrl" else run_sb3(task, steps, seed)
                     if args.results is not None:
