@@ -31,6 +31,22 @@ def front_axis(f: L.Furniture) -> np.ndarray:
     return np.array([math.cos(f.yaw), math.sin(f.yaw), 0.0])
 
 
+CONTAINERS = ("fridge", "drawer_0", "drawer_1")
+"""Receptacles inside articulated furniture (objects start or end in them opened)."""
+
+
+def container_front(r: Robot, receptacle: str, point: np.ndarray, stand: float) -> np.ndarray | None:
+    """Where to stand for `point` inside the fridge or a drawer: `stand` metres out from the furniture's
+    front, in line with the point (the arm reaches in square to the opening); None for open surfaces."""
+    if receptacle not in CONTAINERS:
+        return None
+    f = furniture(r, receptacle)
+    out = front_axis(f)[:2]
+    front = np.array(f.to_world(f.spec.depth / 2, 0.0))
+    lateral = point[:2] - front - float(np.dot(point[:2] - front, out)) * out
+    return front + lateral + stand * out
+
+
 def target_articulation(r: Robot, kind: str) -> str:
     """The articulation an open/close episode is about: `fridge`, or the drawer named by the episode.
 

@@ -16,7 +16,7 @@ import numpy as np
 from tpsrl.sim.mujoco import layout as L
 
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
-CLEARANCE = 0.4  # base centre kept this far from an open part (m), as the layout grid's inflation
+CLEARANCE = 0.4  # base centre kept this far from an open part (m), as the layout grid inflates furniture
 OPEN = 0.02  # a part is open above this (rad / m)
 Segment = tuple[np.ndarray, np.ndarray]
 

@@ -9,10 +9,13 @@ import numpy as np
 
 from tpsrl.sim.mujoco.objects import object_type
 
-from .control import REST_TOL, Actions, Robot, ScriptedSkill, cup_reach, drive_to, face, to_rest
+from .articulated import CONTAINERS, container_front
+from .control import REST_TOL, Actions, Robot, ScriptedSkill, cup_reach, drive_to, face, go_stand, to_rest
 
 REACH = (0.35, 0.95)  # planar base-to-object distances the arm reaches from without moving the base
 HOVER = 0.08  # pre-grasp height above the object's top (m)
+CONTAINER_STAND = 0.42  # base distance from the fridge's or cabinet's front for objects inside (m)
+BACK_OFF_STEPS = 12  # steps the base reverses after a grasp inside a container
 
 
 def target_handle(r: Robot) -> str:
@@ -45,6 +48,21 @@ def approach(r: Robot, point: np.ndarray) -> Actions:
         yield from face(r, point)
 
 
+def approach_object(r: Robot, handle: str) -> Actions:
+    """`approach` the object; one inside the fridge or a drawer from in front of the opening."""
+    point = r.b.object_pos(handle)
+    rec = next(o.receptacle for o in r.b.spec.objects if o.handle == handle)
+    front = container_front(r, rec, point, CONTAINER_STAND)
+    if front is None or not r.has_base:
+        yield from approach(r, point)
+        return
+    yield from go_stand(r, front, point, tol=0.05)
+
+
+def in_container(r: Robot, handle: str) -> bool:
+    return next(o.receptacle for o in r.b.spec.objects if o.handle == handle) in CONTAINERS
+
+
 def grasp_from_above(r: Robot, handle: str, steps: int = 160) -> Actions:
     """Hover over the object, then descend with suction on until it is held."""
     b = r.b
@@ -69,10 +87,13 @@ class Pick(ScriptedSkill):
 
     def plan(self, r: Robot) -> Actions:
         h = target_handle(r)
-        yield from approach(r, r.b.object_pos(h))
+        yield from approach_object(r, h)
         yield from grasp_from_above(r, h)
         if r.b.held != h:
             return  # nothing (or the wrong thing) grasped: give up, the task scores it
+        if r.has_base and in_container(r, h):  # pull the object out of the opening before lifting it
+            for _ in range(BACK_OFF_STEPS):
+                yield r.flat(np.zeros(7), np.array([-0.2, 0.0]))
         yield from to_rest(r)
 
     def terminated(self, r: Robot) -> bool:

@@ -14,7 +14,7 @@ import numpy as np
 
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 
-from .articulated import front_axis, furniture
+from .articulated import CONTAINERS, container_front
 from .control import REST_JOINTS, REST_TOL, Actions, Robot, ScriptedSkill, drive_to, face, go_stand, settle
 from .pick import half_height, target_handle
 from .posture import posture
@@ -28,7 +28,7 @@ LEVEL_WEIGHT = 0.3  # weight of the tilt rows against the position rows (positio
 DRAWER_RIM = 0.8  # the top drawer's front panel ends at 0.77 m; the object's bottom stays over this (m)
 BACK_OFF_STEPS = 15  # steps the base reverses after a release inside a container
 NEAR = 1.0  # the arm takes the carry posture within this planar distance of the goal (m)
-CONTAINER_STAND = 0.55  # base distance from the fridge's or cabinet's front for goals inside (m)
+CONTAINER_STAND = 0.42  # base distance from the fridge's or cabinet's front for goals inside (m)
 LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
 
 
@@ -112,7 +112,7 @@ def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
         return r.joints_to(q_carry if r.planar_dist(goal) < NEAR else q_drive)
 
     if r.has_base:
-        front = container_front(r, goal)
+        front = container_front(r, r.b.spec.targets[0].goal_receptacle, goal, CONTAINER_STAND)
         if front is not None:  # inside the fridge or a drawer: come in square to its front
             yield from go_stand(r, front, goal, arm, tol=0.05)
         else:
@@ -134,19 +134,6 @@ def crossing_height(r: Robot, handle: str, goal: np.ndarray) -> float:
     if r.b.spec.targets[0].goal_receptacle.startswith("drawer_"):
         z = max(z, DRAWER_RIM + half_height(r, handle))
     return z
-
-
-def container_front(r: Robot, goal: np.ndarray) -> np.ndarray | None:
-    """Where to stand for a goal inside the fridge or a drawer: `CONTAINER_STAND` metres out from the
-    furniture's front, in line with the goal; None for open surfaces."""
-    rec = r.b.spec.targets[0].goal_receptacle
-    if rec not in ("fridge", "drawer_0", "drawer_1"):
-        return None
-    f = furniture(r, rec)
-    out = front_axis(f)[:2]
-    front = np.array(f.to_world(f.spec.depth / 2, 0.0))
-    lateral = goal[:2] - front - float(np.dot(goal[:2] - front, out)) * out
-    return front + lateral + CONTAINER_STAND * out
 
 
 class _Progress:
@@ -203,7 +190,7 @@ class Place(ScriptedSkill):
         r.grip = -1.0
         yield from settle(r, 2)
         self._released = True
-        yield from leave(r, container_front(r, goal) is not None)
+        yield from leave(r, r.b.spec.targets[0].goal_receptacle in CONTAINERS)
 
     def reset(self, env) -> None:
         super().reset(env)
