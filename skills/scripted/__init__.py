@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 from .drawer import CloseDrawer, OpenDrawer
-from .fridge import CloseFridge, OpenFridge
+from .fridge import OpenFridge
+from .fridge_close import CloseFridge
 from .nav import NavToObj
 from .pick import Pick
 from .place import Place

@@ -1,6 +1,5 @@
-"""Scripted open/close fridge: grasp the door handle and back away turning (open; the suction holds the
-handle like a ball joint so the door turns in the grip), or push the open door's outer face shut with
-the resting arm (close; no grasp)."""
+"""Scripted open fridge: grasp the door handle and move it along the door's arc with the base (the suction
+holds the handle like a ball joint so the door turns in the grip). Close fridge: `fridge_close`."""
 
 from __future__ import annotations
 
@@ -9,12 +8,11 @@ import math
 import numpy as np
 
 from .articulated import OPEN_TARGET, finish, front_axis, furniture, grasp_handle
-from .control import REST_JOINTS, Actions, Robot, ScriptedSkill, go_stand
+from .control import Actions, Robot, ScriptedSkill, go_stand
 from .posture import posture
 from .steer import steer_cup
 
 OPEN_AIM = OPEN_TARGET["fridge"] + 0.04
-CLOSED_AIM = 0.015
 CUP_X = 0.6  # the cup's distance ahead of the base centre in the handle-ready posture (m)
 READY_AXIS = np.array([0.64, 0.0, -0.77])  # gripper 50 deg below horizontal: the cup leads the gripper body
 
@@ -75,62 +73,3 @@ class OpenFridge(ScriptedSkill):
             feed = lambda: SWING_SPEED * opening_direction(r)  # noqa: E731
             yield from steer_cup(r, r.cup_pos, rest, opened, 120, feed=feed, gain=0.0)
         yield from finish(r, start, np.array([-0.3, 0.0]))
-
-
-class CloseFridge(ScriptedSkill):
-    """Scripted close-fridge controller (privileged): plans a path that sees the open door (to its outer
-    side), puts the resting cup against the door's outer face, then steers the cup along the closing
-    arc with the base (look-ahead point) until the door is shut; backs off, stops. No grasp (HAB)."""
-
-    skill = "close_fridge"
-
-    def plan(self, r: Robot) -> Actions:
-        b = r.b
-        start = b.ee_pos_world.copy()
-        rest = lambda: r.joints_to(REST_JOINTS)  # noqa: E731
-        r.grip = -1.0
-        if not r.has_base:
-            for _ in range(150):
-                if b.articulation("fridge") <= CLOSED_AIM:
-                    break
-                yield r.flat(r.cup_to(np.array([*door_point(r, EDGE, -0.1), 1.0])))
-            yield from finish(r, start, None)
-            return
-        yield from reach_outer_side(r, rest)
-        on_face = lambda: np.array([*door_point(r, EDGE, 0.0), 1.0])  # noqa: E731
-        touching = lambda: door_gap(r) < 0.02  # noqa: E731  (the gripper body may lead the cup)
-        yield from steer_cup(r, on_face, rest, touching, 40, gain=4.0, speed=0.5)
-        shut = lambda: b.articulation("fridge") <= CLOSED_AIM  # noqa: E731
-        yield from steer_cup(r, on_face, rest, shut, 120, feed=lambda: closing_velocity(r), gain=2.0)
-        yield from finish(r, start, np.array([-0.3, 0.0]))
-
-
-def reach_outer_side(r: Robot, arm) -> Actions:
-    """Drive (the path sees the door) to stand `CUP_REST + 0.12` m off the door's outer face at `EDGE`,
-    facing it."""
-    stand = door_point(r, EDGE, 0.0) + (CUP_REST + 0.12) * door_normal(r)
-    yield from go_stand(r, stand, door_point(r, EDGE, 0.0), arm, tol=0.1)
-
-
-def door_gap(r: Robot) -> float:
-    """Distance (m) between the cup's surface and the door's outer face (negative: pressing)."""
-    n = door_normal(r)
-    return float(np.dot(r.cup_pos()[:2] - door_point(r, EDGE, 0.0), n)) - CUP_RADIUS
-
-
-def closing_velocity(r: Robot) -> np.ndarray:
-    """Cup velocity (m/s, world x, y) pushing the door shut: into its face, slowing near closed."""
-    q = r.b.articulation("fridge")
-    return -CLOSE_SPEED * max(0.2, min(1.0, q / 0.4)) * door_normal(r)
-
-
-EDGE = 0.55  # contact point: metres from the hinge along the door (clear of the handle at 0.73)
-CUP_REST = 0.51  # the resting cup's distance ahead of the base centre (m)
-CUP_RADIUS = 0.018
-CLOSE_SPEED = 0.8  # cup speed along the closing arc (m/s)
-
-
-def door_normal(r: Robot) -> np.ndarray:
-    """World unit normal (x, y) of the door's outer face."""
-    yaw = furniture(r, "fridge").yaw + r.b.articulation("fridge")
-    return np.array([math.cos(yaw), math.sin(yaw)])
