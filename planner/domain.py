@@ -6,7 +6,9 @@ collects every diagnostic, and raises :class:`PddlError` naming the file and lin
 domain is returned as frozen dataclasses (:class:`Domain`, :class:`ActionSchema`) that the grounder and
 the search use; nothing downstream touches pddlpy objects.
 
-Supported fragment: typed STRIPS with positive, conjunctive preconditions (what our search handles).
+Supported fragment: typed STRIPS with positive, conjunctive preconditions (what our search handles), plus
+universal deletes ``(forall (?v - type) (not (p ... ?v ...)))``, which the grounder expands over the
+problem's objects (nav uses one: the robot leaves every place it was near).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ BUILTIN_DOMAINS: dict[str, str] = {
 
 #: A lifted atom: ``(predicate, term, ...)`` where terms starting with ``?`` are parameters.
 Atom = tuple[str, ...]
+
+#: Typed variables of a ``forall``: ``(("?e", "entity"), ...)``.
+TypedVars = tuple[tuple[str, str], ...]
 
 
 class PddlError(ValueError):
@@ -103,13 +108,19 @@ def line_of(text: str, pattern: str) -> int | None:
 
 @dataclass(frozen=True)
 class ActionSchema:
-    """A lifted action: typed parameters, positive preconditions, add and delete lists."""
+    """A lifted action: typed parameters, positive preconditions, add and delete lists.
+
+    ``delete_all`` holds universal deletes: ``(variables, atom)`` deletes ``atom`` for every binding of
+    ``variables`` to objects of their types (``(forall (?e - entity) (not (robot_at ?e)))``). Deletes
+    apply before adds, so an action may delete every ``robot_at`` and add the one it reaches.
+    """
 
     name: str
     params: tuple[tuple[str, str], ...]
     pre: tuple[Atom, ...]
     add: tuple[Atom, ...]
     delete: tuple[Atom, ...]
+    delete_all: tuple[tuple[TypedVars, Atom], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,6 +158,7 @@ class Domain:
     def static_predicates(self) -> frozenset[str]:
         """Predicates no action adds or deletes: they keep their initial truth value forever."""
         changed = {a[0] for s in self.actions for a in s.add + s.delete}
+        changed |= {a[0] for s in self.actions for _, a in s.delete_all}
         return frozenset(self.predicates) - changed
 
     @functools.cached_property
@@ -256,25 +268,49 @@ def _domain_from_text(text: str, path: Path) -> Domain:
                     path, line, f"{where}: parameter {var} has type {t!r}; accepted: {sorted(known_types)}"
                 )
         pre = _flat_atoms(op.precondition_tree, path, text, op_name) if op.precondition_tree else ()
-        if op.conditional_effects or _has_conditional(op.effect_tree):
-            raise PddlError(path, line, f"{where}: conditional or universal effects are not supported")
+        delete_all = _universal_deletes(op.effect_tree, path, line, where, known_types)
+        if op.conditional_effects:
+            raise PddlError(path, line, f"{where}: conditional effects (when) are not supported")
         add = tuple(sorted(tuple(a.predicate) for a in op.effect_pos))
         delete = tuple(sorted(tuple(a.predicate) for a in op.effect_neg))
         for atom in pre + add + delete:
             message = _check_atom(atom, params, preds, where)
             if message:
                 raise PddlError(path, line, message)
-        actions.append(ActionSchema(op_name, tuple(params.items()), pre, add, delete))
+        for variables, atom in delete_all:
+            message = _check_atom(atom, dict(variables), preds, where)
+            if message:  # also refuses the action's own parameters inside a forall (not supported)
+                raise PddlError(path, line, f"{message} (a forall delete may use only its own variables)")
+        actions.append(ActionSchema(op_name, tuple(params.items()), pre, add, delete, delete_all))
     if not actions:
         raise PddlError(path, None, "the domain declares no actions")
     return Domain(name, path, parents, preds, tuple(actions))
 
 
-def _has_conditional(effect: Any) -> bool:
-    kind = type(effect).__name__
-    if kind in ("When", "Universal"):
-        return True
-    return any(_has_conditional(c) for c in getattr(effect, "children", ()))
+def _universal_deletes(
+    effect: Any, path: Path, line: int | None, where: str, known_types: set[str]
+) -> tuple[tuple[TypedVars, Atom], ...]:
+    """The ``(forall (vars) (not atom))`` effects of an effect tree; any other forall or when is refused."""
+    found: list[tuple[TypedVars, Atom]] = []
+    for child in getattr(effect, "children", None) or [effect]:
+        kind = type(child).__name__
+        if kind == "When":
+            raise PddlError(path, line, f"{where}: conditional effects (when) are not supported")
+        if kind != "Universal":
+            continue
+        body = child.effect
+        if type(body).__name__ != "AddDel" or body.add:
+            raise PddlError(
+                path,
+                line,
+                f"{where}: unsupported universal effect; accepted: (forall (?v - type) (not (pred ... ?v ...)))",
+            )
+        variables = tuple((v, t or "object") for v, t in child.varlist.items())
+        for v, t in variables:
+            if t not in known_types:
+                raise PddlError(path, line, f"{where}: forall variable {v} has unknown type {t!r}")
+        found.append((variables, tuple(body.atom.predicate)))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=32)

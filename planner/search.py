@@ -48,7 +48,8 @@ def ground(
 ) -> tuple[GroundAction, ...]:
     """All ground actions over ``objects`` (default: every object) whose static preconditions hold.
 
-    Actions that cannot change any state (e.g. ``nav(x, x)``) are dropped.
+    Actions that cannot change any state are dropped. Universal deletes (``forall``) range over every
+    object of the problem, pruned or not, so that nav leaves a distractor the robot was near as well.
     """
     pool = sorted(problem.objects if objects is None else set(objects))
     statics = {f for f in problem.init if f.predicate in domain.static_predicates}
@@ -58,17 +59,29 @@ def ground(
     return tuple(result)
 
 
+def _universal_deletes(schema: ActionSchema, problem: Problem, domain: Domain) -> frozenset[Fact]:
+    """The facts a schema's ``forall`` deletes remove, over all objects (parameter-free foralls only)."""
+    facts: set[Fact] = set()
+    for variables, atom in schema.delete_all:
+        names = [v for v, _ in variables]
+        pools = [[o for o, typ in problem.objects.items() if domain.is_subtype(typ, t)] for _, t in variables]
+        for combo in itertools.product(*pools):
+            facts |= _bind((atom,), dict(zip(names, combo, strict=True)))
+    return frozenset(facts)
+
+
 def _ground_schema(
     schema: ActionSchema, problem: Problem, domain: Domain, pool: list[str], statics: set[Fact]
 ) -> Iterable[GroundAction]:
     candidates = [[o for o in pool if domain.is_subtype(problem.objects[o], t)] for _, t in schema.params]
     names = [p for p, _ in schema.params]
+    everywhere = _universal_deletes(schema, problem, domain)
     for combo in itertools.product(*candidates):
         binding = dict(zip(names, combo, strict=True))
         pre = _bind(schema.pre, binding)
         if any(f.predicate in domain.static_predicates and f not in statics for f in pre):
             continue
-        add, delete = _bind(schema.add, binding), _bind(schema.delete, binding)
+        add, delete = _bind(schema.add, binding), _bind(schema.delete, binding) | everywhere
         if add <= pre and delete <= add:
             continue  # a no-op in every state where it applies
         result_pre = frozenset(f for f in pre if f.predicate not in domain.static_predicates)
@@ -78,16 +91,17 @@ def _ground_schema(
 def relevant_objects(problem: Problem) -> frozenset[str]:
     """The objects an optimal plan can involve; every other object is a distractor.
 
-    Relevant are the objects named in the goal, the entities the robot is at (navigation starts there)
-    and anything held (it must be put down first; then every goal position is a candidate spot), closed
-    under "the receptacle an object or goal position is in". Any action on another object only serves to
-    make facts about that object true, which no relevant action needs, so dropping it keeps some optimal
-    plan (the property test checks this against exhaustive search on unpruned problems).
+    Relevant are the objects named in the goal, the goal positions where a goal fact can be made true
+    (an ``(in o r)`` goal needs the positions inside ``r``, an ``(on_surface o)`` goal the positions on
+    surfaces), the entities the robot is at and anything held (it must be put down first; then every goal
+    position is a candidate spot), closed under "the receptacle an object or goal position is in". Any
+    action on another object only serves to make facts about that object true, which no relevant action
+    needs, so dropping it keeps some optimal plan (the property test checks this against unpruned search
+    for every positive goal form).
     """
     keep = {a for f in problem.goal for a in f.args}
     keep |= {a for f in problem.init if f.predicate in ("robot_at", "holding") for a in f.args}
-    if any(f.predicate == "holding" for f in problem.init):
-        keep |= {h for h, t in problem.objects.items() if t == "goal"}
+    keep |= _goal_spots(problem)
     containment = [f.args for f in problem.init if f.predicate in ("in", "goal_in")]
     changed = True
     while changed:
@@ -97,6 +111,20 @@ def relevant_objects(problem: Problem) -> frozenset[str]:
                 keep.add(outer)
                 changed = True
     return frozenset(keep & set(problem.objects))
+
+
+def _goal_spots(problem: Problem) -> set[str]:
+    """Goal positions a place may use to make a goal fact true (or to free the hand)."""
+    goals = {h for h, t in problem.objects.items() if t == "goal"}
+    if any(f.predicate == "holding" for f in problem.init):
+        return goals
+    spots: set[str] = set()
+    wanted_in = {f.args[1] for f in problem.goal if f.predicate == "in"}
+    if wanted_in:
+        spots |= {f.args[0] for f in problem.init if f.predicate == "goal_in" and f.args[1] in wanted_in}
+    if any(f.predicate == "on_surface" for f in problem.goal):
+        spots |= {f.args[0] for f in problem.init if f.predicate == "surface_goal"}
+    return spots & goals
 
 
 def rearrange_heuristic(problem: Problem, domain: Domain) -> Heuristic:

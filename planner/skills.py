@@ -34,7 +34,7 @@ class SkillCall:
 
 #: Domain action name -> (skill, index of the target argument, index of the goal argument or None).
 ACTION_SKILLS: dict[str, tuple[str, int, int | None]] = {
-    "nav": ("nav", 1, None),  # nav(?from, ?to): the skill only needs where to go
+    "nav": ("nav", 0, None),  # nav(?to): the robot ends next to ?to only
     "pick": ("pick", 0, None),
     "pick_from": ("pick", 0, None),
     "place": ("place", 0, 1),

@@ -6,6 +6,7 @@
 (define (domain rearrange_nonav)
   (:requirements :strips :typing)
   (:types
+    entity - object
     movable goal receptacle waypoint - entity
     fridge drawer - receptacle)
   (:predicates

@@ -53,7 +53,7 @@ def test_set_table_opens_before_picking(nav_domain: Domain) -> None:
     # The robot navigates again from the receptacle to the object after opening it (the "nav again").
     for opened, obj in (("open_drawer(kitchen_drawer)", "bowl"), ("open_fridge(fridge)", "fruit")):
         after = result.actions[names.index(opened) + 1]
-        assert after.name == "nav" and after.args[1] == obj
+        assert after.name == "nav" and after.args == (obj,)
 
 
 def test_prepare_groceries_uses_the_open_fridge_without_opening(nav_domain: Domain) -> None:
