@@ -13,6 +13,7 @@ The skill's name and task config are stored in every checkpoint (`meta`), next t
 
 from __future__ import annotations
 
+import signal
 import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -20,7 +21,9 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from tpsrl.config import config_dir
+from tpsrl.engine.checkpoint import CheckpointError
 from tpsrl.engine.config import ConfigError, TrainConfig, from_dict
+from tpsrl.engine.envs import EnvContractError
 from tpsrl.engine.train import RunDirError, train
 from tpsrl.engine.workers import WorkerError
 
@@ -61,20 +64,28 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
     return train(train_cfg, env_factory=factory, meta=meta)
 
 
+# Exit codes: 2 a bad config or run directory, 1 an environment failed, 128 + signal when stopped by
+# SIGINT (130) or SIGTERM (143) after writing a checkpoint, 130 for a Ctrl-C during start-up.
+USER_ERRORS = (ConfigError, RunDirError, EnvContractError, CheckpointError)
+
+
 def _hydra_task(cfg: DictConfig) -> None:
     try:
         result = run(cfg)
-    except (ConfigError, RunDirError) as e:
+    except USER_ERRORS as e:
         print(f"tpsrl-train: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     except WorkerError as e:
         print(f"tpsrl-train: {e}\nthe run stopped; its last checkpoint is valid", file=sys.stderr)
         raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        print("\ntpsrl-train: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
     print(
         f"tpsrl-train: {result.counters.env_steps} steps, {result.counters.updates} updates; run dir {result.run_dir}"
     )
     if result.interrupted:
-        raise SystemExit(130)
+        raise SystemExit(128 + (result.stop_signal or signal.SIGINT))
 
 
 def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
@@ -96,10 +107,14 @@ def register() -> None:
 
 def main() -> None:
     """`tpsrl-train [skill=<name>] [hydra overrides]`."""
-    import hydra
+    try:
+        import hydra
 
-    register()
-    hydra.main(config_path=str(config_dir()), config_name="train")(_hydra_task)()
+        register()
+        hydra.main(config_path=str(config_dir()), config_name="train")(_hydra_task)()
+    except KeyboardInterrupt:  # during start-up (imports, composition), before training installs its handler
+        print("\ntpsrl-train: interrupted during start-up; nothing was trained", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import math
 import multiprocessing as mp
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import ConfigKeyError, OmegaConfBaseException
 
 from tpsrl.engine.collector import MODES, EngineConfig
 from tpsrl.engine.encoders import ACTIVATIONS, IMAGE_ENCODERS
@@ -94,7 +98,9 @@ def validate(cfg: TrainConfig) -> None:
         "engine.max_batch", e.max_batch, f"0 (= num_envs) or engine.min_batch .. engine.num_envs ({e.num_envs})",
     )  # fmt: skip
     _check(e.envs_per_worker >= 1, "engine.envs_per_worker", e.envs_per_worker, "an integer >= 1")
-    _check(e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)")
+    _check(
+        e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)"
+    )
     _check(e.importance_weight_max > 0, "engine.importance_weight_max", e.importance_weight_max, "> 0")
     methods = mp.get_all_start_methods()
     _check(e.start_method in methods, "engine.start_method", e.start_method, " | ".join(methods))
@@ -135,17 +141,85 @@ def validate(cfg: TrainConfig) -> None:
     _check(r.total_steps >= 1, "run.total_steps", r.total_steps, "an integer >= 1")
     _check(r.checkpoint_every >= 1, "run.checkpoint_every", r.checkpoint_every, "an integer >= 1")
     _check(r.wandb in WANDB_MODES, "run.wandb", r.wandb, " | ".join(WANDB_MODES))
-    _check(r.device == "cpu" or r.device.startswith("cuda"), "run.device", r.device, "cpu | cuda | cuda:K")
+    _check(bool(_DEVICE.fullmatch(r.device)), "run.device", r.device, "cpu | cuda | cuda:K")
+    _validate_more(cfg)
+
+
+_DEVICE = re.compile(r"cpu|cuda(:\d+)?")
+
+
+def _validate_more(cfg: TrainConfig) -> None:
+    """Every float finite, and the fields the first pass leaves out."""
+    for section in ("env", "engine", "ppo", "policy", "run"):
+        for f in dataclasses.fields(getattr(cfg, section)):
+            value = getattr(getattr(cfg, section), f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ConfigError(f"{section}.{f.name}={value!r} is invalid; accepted: a finite number")
+    p, pol, r = cfg.ppo, cfg.policy, cfg.run
+    _check(p.adam_eps > 0, "ppo.adam_eps", p.adam_eps, "> 0 (e.g. 1e-5)")
+    _check(p.value_coef >= 0, "ppo.value_coef", p.value_coef, ">= 0")
+    _check(p.entropy_coef_lr >= 0, "ppo.entropy_coef_lr", p.entropy_coef_lr, ">= 0 (0: a fixed coefficient)")
+    _check(pol.image_features >= 1, "policy.image_features", pol.image_features, "an integer >= 1")
+    _check(-20.0 <= pol.init_log_std <= 5.0, "policy.init_log_std", pol.init_log_std, "-20 .. 5")
+    _check(r.torch_threads >= 0, "run.torch_threads", r.torch_threads, "an integer >= 0 (0: torch's default)")
+    _check(r.keep_every >= 0, "run.keep_every", r.keep_every, "an integer >= 0 (0: keep only latest.pt)")
+    _check(r.seed >= 0, "run.seed", r.seed, "an integer >= 0")
+    _check(bool(r.dir.strip()), "run.dir", r.dir, "a non-empty directory path")
+
+
+def check_runtime(r: RunConfig) -> None:
+    """Checks what depends on this machine (validate() checks values alone)."""
+    if r.device.startswith("cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ConfigError(
+                f"run.device={r.device!r}: CUDA is not available on this machine; accepted: cpu"
+            )
+        index = int(r.device.split(":")[1]) if ":" in r.device else 0
+        _check(index < torch.cuda.device_count(), "run.device", r.device,
+               f"cpu, cuda, cuda:0 .. cuda:{torch.cuda.device_count() - 1}")  # fmt: skip
 
 
 def to_dict(cfg: TrainConfig) -> dict[str, Any]:
     return dataclasses.asdict(cfg)
 
 
-def from_dict(data: dict[str, Any] | DictConfig) -> TrainConfig:
-    """Builds a `TrainConfig` from a (possibly partial) nested dict; unknown keys raise with their path."""
-    merged = OmegaConf.merge(OmegaConf.structured(TrainConfig), data)
-    return OmegaConf.to_object(merged)  # type: ignore[return-value]
+def from_dict(data: dict[str, Any] | DictConfig, schema: type = TrainConfig) -> TrainConfig:
+    """Builds a `TrainConfig` from a (possibly partial) nested dict; an unknown key or a value of the wrong
+    type raises `ConfigError` with its path and the close matches of an unknown key."""
+    try:
+        merged = OmegaConf.merge(OmegaConf.structured(schema), data)
+        return OmegaConf.to_object(merged)  # type: ignore[return-value]
+    except OmegaConfBaseException as e:
+        raise config_error(e, schema) from None
+
+
+def config_error(e: OmegaConfBaseException, schema: type = TrainConfig) -> ConfigError:
+    """An OmegaConf merge error as a one-line `ConfigError` naming the field and what is accepted."""
+    path = str(getattr(e, "full_key", None) or "")
+    if isinstance(e, ConfigKeyError) and path:
+        parent, _, key = path.rpartition(".")
+        known = _field_names(schema, parent)
+        close = difflib.get_close_matches(key, known, n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(f'{parent}.{c}'.lstrip('.') for c in close)}? " if close else ""
+        return ConfigError(f"{path}: unknown field; {hint}accepted: {', '.join(known)}")
+    first = str(e).splitlines()[0] if str(e) else type(e).__name__
+    value = getattr(e, "value", None)
+    where = f"{path}={value!r}" if path else "config"
+    return ConfigError(f"{where} is invalid: {first}")
+
+
+def _field_names(schema: type, dotted: str) -> list[str]:
+    """Field names of the dataclass at `dotted` inside `schema` (empty: the root)."""
+    cls: Any = schema
+    for part in filter(None, dotted.split(".")):
+        types = {f.name: f.default_factory for f in dataclasses.fields(cls)}  # type: ignore[misc]
+        factory = types.get(part)
+        if not callable(factory) or not dataclasses.is_dataclass(factory):
+            return []
+        cls = factory
+    return [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
 
 
 # Fields that may differ between a run and its resumption (they do not change what is learned).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import warnings
 from collections import defaultdict
@@ -30,9 +31,37 @@ def episode_metrics(episodes: list[dict]) -> dict[str, float]:
     return out
 
 
+def truncate_metrics(path: Path, last_update: int) -> int:
+    """Keeps the lines of `path` up to update `last_update` (the checkpoint a run resumes from): the
+    updates logged after it are learned again, and would otherwise appear twice. A torn last line (a kill
+    mid-write) is dropped too. Rewritten atomically; returns the number of lines dropped."""
+    if not path.exists():
+        return 0
+    kept, dropped = [], 0
+    for line in path.read_text().splitlines():
+        try:
+            update = json.loads(line).get("update", 0)
+        except (json.JSONDecodeError, AttributeError):
+            dropped += 1
+            continue
+        if isinstance(update, int) and update > last_update:
+            dropped += 1
+            continue
+        kept.append(line + "\n")
+    if dropped:
+        tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+        tmp.write_text("".join(kept))
+        os.replace(tmp, path)
+    return dropped
+
+
 class Logger:
     def __init__(self, run_dir: Path, mode: str, project: str, config: dict[str, Any], total_steps: int,
-                 initial_steps: int, progress: bool, resume: bool) -> None:  # fmt: skip
+                 initial_steps: int, progress: bool, resume_update: int | None) -> None:  # fmt: skip
+        """`resume_update`: the update of the checkpoint a resumed run starts from (None: a new run)."""
+        resume = resume_update is not None
+        if resume:
+            truncate_metrics(run_dir / "metrics.jsonl", resume_update)
         self.file = open(run_dir / "metrics.jsonl", "a" if resume else "w", buffering=1)
         self.wandb: Any = None
         if mode != "disabled":
@@ -44,11 +73,12 @@ class Logger:
         try:
             import wandb
 
+            # The run id is wandb's own (`run.id`), kept in the run directory so a resumed run continues it.
             id_file = run_dir / "wandb_id"
-            run_id = id_file.read_text().strip() if id_file.exists() else wandb.util.generate_id()
-            id_file.write_text(run_id)
+            run_id = id_file.read_text().strip() if resume and id_file.exists() else None
             self.wandb = wandb.init(project=project, dir=str(run_dir), mode=mode, config=config, id=run_id,
-                                    resume="allow" if resume else None, name=run_dir.name)  # fmt: skip
+                                    resume="allow" if run_id else None, name=run_dir.name)  # fmt: skip
+            id_file.write_text(self.wandb.id)
         except Exception as e:  # logging must never stop training
             warnings.warn(f"wandb disabled: {type(e).__name__}: {e}", stacklevel=2)
             self.wandb = None

@@ -30,19 +30,18 @@ from tpsrl.engine.config import (
     RunConfig,
     TrainConfig,
     changed_fields,
+    check_runtime,
     from_dict,
     register_configs,
     to_dict,
     validate,
 )
-from tpsrl.engine.envs import EnvFactory, GymEnvFactory, probe_spaces, space_to_dict
+from tpsrl.engine.envs import EnvContractError, EnvFactory, GymEnvFactory, probe_spaces, space_to_dict
 from tpsrl.engine.logger import Logger, episode_metrics
 from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.ppo import PPO
-
-
-class RunDirError(RuntimeError):
-    """The run directory cannot be used as asked (exists without resume, or resume without checkpoint)."""
+from tpsrl.engine.rundir import RunDirError as RunDirError  # re-exported: raised by train()
+from tpsrl.engine.rundir import claim_run_dir, use_run_temp_dir
 
 
 @dataclass
@@ -53,32 +52,22 @@ class TrainResult:
     counters: ckpt.Counters
     history: list[dict[str, Any]] = field(default_factory=list)
     interrupted: bool = False
+    stop_signal: int = 0
+    """The signal that stopped the run (SIGINT or SIGTERM), 0 if none."""
 
 
 def prepare_run_dir(run: RunConfig) -> Path:
-    """Creates the run directory, refusing to overwrite an existing one unless resuming."""
-    path = Path(run.dir)
-    latest = path / "checkpoints" / ckpt.LATEST
-    if run.resume:
-        if not latest.exists():
-            raise RunDirError(
-                f"run.resume=true but {latest} does not exist; start a new run with run.resume=false"
-            )
-        return path
-    if path.exists() and any(path.iterdir()):
-        raise RunDirError(
-            f"run directory {path} already exists and is not empty; pass run.resume=true to continue that run "
-            "or choose a new run.dir"
-        )
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """Claims the run directory (see `rundir.claim_run_dir`), refusing an existing one unless resuming."""
+    return claim_run_dir(Path(run.dir), run.resume)
 
 
 class StopFlag:
-    """First Ctrl-C asks the loop to stop at the next safe point (and checkpoint); a second one aborts."""
+    """The first Ctrl-C or SIGTERM (what `timeout`, Slurm and Kubernetes send) asks the loop to stop at
+    the next safe point and checkpoint; a second one aborts."""
 
     def __init__(self) -> None:
         self.requested = False
+        self.signum = 0
 
     def __call__(self) -> bool:
         return self.requested
@@ -86,21 +75,26 @@ class StopFlag:
     def _handle(self, signum: int, frame: Any) -> None:
         if self.requested:
             raise KeyboardInterrupt
-        self.requested = True
-        print("\ntpsrl-train: stopping after the current step and writing a checkpoint "
-              "(Ctrl-C again to abort)", file=sys.stderr)  # fmt: skip
+        self.requested, self.signum = True, signum
+        print(f"\ntpsrl-train: {signal.Signals(signum).name}: stopping after the current step and writing a "
+              "checkpoint (Ctrl-C again to abort)", file=sys.stderr)  # fmt: skip
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
 def sigint_stops(flag: StopFlag) -> Iterator[StopFlag]:
+    """Routes SIGINT and SIGTERM to `flag` while inside (main thread only: signals are delivered there)."""
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
-    previous = signal.signal(signal.SIGINT, flag._handle)
+    previous = {s: signal.signal(s, flag._handle) for s in STOP_SIGNALS}
     try:
         yield flag
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _factories(cfg: TrainConfig, env_factory: EnvFactory | Sequence[EnvFactory] | None) -> list[EnvFactory]:
@@ -114,6 +108,26 @@ def _factories(cfg: TrainConfig, env_factory: EnvFactory | Sequence[EnvFactory] 
             )
         return list(env_factory)
     return [env_factory] * n
+
+
+def probe(factory: EnvFactory) -> tuple[Any, Any]:
+    """The spaces of `factory`'s env; a gymnasium id that cannot be made (`env.id`, `env.kwargs`) or
+    breaks the contract raises a one-line `ConfigError`; a caller's own factory raises as it does."""
+    if not isinstance(factory, GymEnvFactory):
+        return probe_spaces(factory)
+    env_id, kwargs = factory.id, factory.kwargs
+    try:
+        return probe_spaces(factory)
+    except EnvContractError as e:
+        raise ConfigError(f"env.id={env_id!r}: {e}") from None
+    except Exception as e:  # gymnasium's and the env constructor's own errors
+        first = (str(e).strip().splitlines() or [""])[0]
+        field_name = "env.kwargs" if kwargs and isinstance(e, TypeError | ValueError) else "env.id"
+        value = kwargs if field_name == "env.kwargs" else env_id
+        raise ConfigError(
+            f"{field_name}={value!r} is invalid: {type(e).__name__}: {first}; accepted: a registered gymnasium "
+            "id with continuous (Box) actions, and the keyword arguments its constructor takes"
+        ) from None
 
 
 def _seed_all(seed: int) -> None:
@@ -130,7 +144,7 @@ class Trainer:
     ) -> None:
         self.cfg, self.run_dir, self.meta = cfg, run_dir, dict(meta or {})
         self.device = torch.device(cfg.run.device)
-        obs_space, action_space = probe_spaces(factories[0])
+        obs_space, action_space = probe(factories[0])
         self.spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
         self.policy = ActorCritic(obs_space, action_space.shape[0], cfg.policy).to(self.device)
         self.learner = PPO(self.policy, cfg.ppo, self.device, cfg.run.seed)
@@ -215,28 +229,38 @@ def train(
     if not isinstance(cfg, TrainConfig):
         cfg = from_dict(cfg)
     validate(cfg)
+    check_runtime(cfg.run)
     factories = _factories(cfg, env_factory)
     run_dir = prepare_run_dir(cfg.run)
+    use_run_temp_dir()
     _seed_all(cfg.run.seed)
     if cfg.run.torch_threads:
         torch.set_num_threads(cfg.run.torch_threads)
-    trainer = Trainer(cfg, factories, run_dir, meta)
+    with sigint_stops(StopFlag()) as stop:
+        trainer = Trainer(cfg, factories, run_dir, meta)
+        return _loop(cfg, trainer, stop)
+
+
+def _loop(cfg: TrainConfig, trainer: Trainer, stop: StopFlag) -> TrainResult:
+    """Collect, learn, log, checkpoint until done or stopped; always leaves a checkpoint behind."""
+    run_dir = trainer.run_dir
     result = TrainResult(run_dir, trainer.counters)
-    logger = Logger(run_dir, cfg.run.wandb, cfg.run.wandb_project, to_dict(cfg), cfg.run.total_steps,
-                    trainer.counters.env_steps, cfg.run.progress, cfg.run.resume)  # fmt: skip
+    resume_update = trainer.counters.updates if cfg.run.resume else None
     saved_at = trainer.counters.updates
+    logger: Logger | None = None
     try:
-        with sigint_stops(StopFlag()) as stop:
-            while trainer.counters.env_steps < cfg.run.total_steps and not stop():
-                metrics = trainer.step(stop)
-                if metrics is None:
-                    break
-                result.history.append(metrics)
-                logger.log(metrics, trainer.counters.env_steps, trainer.steps_per_update)
-                if trainer.counters.updates % cfg.run.checkpoint_every == 0:
-                    trainer.save()
-                    saved_at = trainer.counters.updates
-            result.interrupted = stop()
+        logger = Logger(run_dir, cfg.run.wandb, cfg.run.wandb_project, to_dict(cfg), cfg.run.total_steps,
+                        trainer.counters.env_steps, cfg.run.progress, resume_update)  # fmt: skip
+        while trainer.counters.env_steps < cfg.run.total_steps and not stop():
+            metrics = trainer.step(stop)
+            if metrics is None:
+                break
+            result.history.append(metrics)
+            logger.log(metrics, trainer.counters.env_steps, trainer.steps_per_update)
+            if trainer.counters.updates % cfg.run.checkpoint_every == 0:
+                trainer.save()
+                saved_at = trainer.counters.updates
+        result.interrupted, result.stop_signal = stop(), stop.signum
     finally:
         # Model and optimizer are only changed inside an update, so this is a consistent state even after
         # a worker failure or a second Ctrl-C between updates.
@@ -245,7 +269,8 @@ def train(
                 trainer.save()
         finally:
             trainer.collector.close()
-            logger.close()
+            if logger is not None:
+                logger.close()
     return result
 
 

@@ -58,6 +58,7 @@ STEPPED = bytes([Reply.STEPPED])
 _STEP = bytes([Command.STEP])
 _RECORD = np.dtype("<i4")  # a shared-pipe record: the env index of a plain STEPPED reply
 _ENV = struct.Struct("<i")  # env index prefix of the messages on a worker's own pipe
+_CHECK_EVERY_S = 0.25  # how often `ProcessPool.poll` looks for envs silent past their limit
 
 
 class WorkerError(RuntimeError):
@@ -276,6 +277,10 @@ class ProcessPool:
         self.worker_of = [w for w, g in enumerate(self.groups) for _ in g]
         self.answered: set[int] = set()  # envs that have replied once (their worker started up)
         self.outstanding: set[int] = set()
+        # When each env's command in flight was sent: a silent env is reported even while others keep the
+        # collector busy (ver never blocks on one env); checked every _CHECK_EVERY_S at most.
+        self.sent_at = np.zeros(num_envs)
+        self._next_check = 0.0
         ctx = mp.get_context(start_method)
         block = shm.allocate(spec, num_envs, ctx)
         self.views = shm.views(block, spec, num_envs)
@@ -315,6 +320,7 @@ class ProcessPool:
         local = index - self.groups[w].start
         self._send(w, message[:1] + bytes([local]) + message[1:])
         self.outstanding.add(index)
+        self.sent_at[index] = time.monotonic()
 
     def step(self, envs: Sequence[int]) -> None:
         by_worker: dict[int, bytearray] = {}
@@ -324,6 +330,7 @@ class ProcessPool:
         for w, message in by_worker.items():
             self._send(w, bytes(message))
         self.outstanding.update(envs)
+        self.sent_at[list(envs)] = time.monotonic()
 
     def _raise_dead(self, w: int) -> None:
         conn = self.conns[w]
@@ -379,11 +386,29 @@ class ProcessPool:
         while True:
             events = self.poller.poll(max(0, math.ceil((deadline - time.monotonic()) * 1000)))
             replies = self._take(events)
+            self._check_overdue()
             if replies or timeout is not None:
                 return replies
             if time.monotonic() >= deadline:
                 raise WorkerError(sorted(self.outstanding),
                                   f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)")  # fmt: skip
+
+    def _check_overdue(self) -> None:
+        """Raises `WorkerError` for an env whose command has been unanswered for longer than its limit
+        (replies that already arrived were taken first, so a long learner update does not count)."""
+        now = time.monotonic()
+        if now < self._next_check or not self.outstanding:
+            return
+        self._next_check = now + _CHECK_EVERY_S
+        limits = {e: self.timeout_s if e in self.answered else max(self.timeout_s, self.start_timeout_s)
+                  for e in self.outstanding}  # fmt: skip
+        overdue = sorted(e for e, limit in limits.items() if now - self.sent_at[e] > limit)
+        if overdue:
+            procs = {self.procs[self.worker_of[e]] for e in overdue}
+            states = ", ".join(f"{p.name} (pid {p.pid}) {'alive but silent' if p.is_alive() else 'exited'}"
+                               for p in sorted(procs, key=lambda p: p.name))  # fmt: skip
+            raise WorkerError(overdue, f"no reply within {limits[overdue[0]]:.1f} s (engine.step_timeout_s / "
+                              f"start_timeout_s): {states} (stopped or stuck)")  # fmt: skip
 
     def _take(self, events: list[tuple[int, int]]) -> list[tuple[int, bytes]]:
         """Replies to outstanding commands: shared-pipe records first, then the own pipes that `events` name."""

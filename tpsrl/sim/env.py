@@ -25,6 +25,10 @@ __all__ = ["EnvConfig", "RearrangeEnv", "RearrangeEnvFactory", "Task", "TaskStep
 ALL_OBSERVATIONS = tuple(SENSORS)
 
 
+class ActionError(ValueError):
+    """An action that is not a vector of the action space's size of finite numbers."""
+
+
 @dataclass
 class EnvConfig:
     """Configuration of `RearrangeEnv`."""
@@ -151,12 +155,25 @@ class RearrangeEnv(gym.Env):
     def _observe(self) -> dict[str, np.ndarray]:
         return {k: SENSORS[k].read(self.backend, self._ctx) for k in self.cfg.observations}
 
-    def step(self, action: np.ndarray) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        a = np.asarray(action, dtype=np.float64).reshape(-1)
+    def _action(self, action: Any) -> np.ndarray:
+        """`action` as a flat float array; anything else raises `ActionError` saying what is accepted."""
+        accepted = f"{self.action_space.shape[0]} finite values for {list(self._slices)}"
+        if isinstance(action, str | bytes | dict):
+            raise ActionError(f"action: expected {accepted}, got {type(action).__name__} {action!r:.80}")
+        try:
+            a = np.asarray(action, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise ActionError(
+                f"action: expected {accepted}, got {type(action).__name__} {action!r:.80}"
+            ) from None
         if a.shape != self.action_space.shape or not np.isfinite(a).all():
-            raise ValueError(
-                f"action: expected {self.action_space.shape[0]} finite values for {list(self._slices)}, got {action!r}"
-            )
+            raise ActionError(f"action: expected {accepted}, got {action!r:.200}")
+        return a
+
+    def step(self, action: np.ndarray) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self._ctx is None:
+            raise gym.error.ResetNeeded("RearrangeEnv.step() called before reset(); call env.reset() first")
+        a = self._action(action)
         parts = {k: a[s] for k, s in self._slices.items()}
         self.backend.step(parts.get("arm_action"), self._grip_command(parts), parts.get("base_velocity"))
         self._t += 1

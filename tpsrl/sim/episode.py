@@ -82,7 +82,7 @@ class EpisodeSpec:
     def from_json(cls, text: str, source: str = "episode") -> EpisodeSpec:
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, RecursionError) as e:
             raise EpisodeError(f"{source}: not valid JSON ({e})") from None
         return cls.from_dict(data, source)
 
@@ -145,8 +145,8 @@ class EpisodeSpec:
             held=None if held is None else _str(held, f"{source}.held"),
             nav_goal=None if nav is None else _vec(nav, f"{source}.nav_goal", 2),  # type: ignore[arg-type]
             marker=None if data.get("marker") is None else _str(data["marker"], f"{source}.marker"),
-            episode_id=str(data.get("episode_id", "")),
-            seed=int(data.get("seed", 0)),
+            episode_id=_episode_id(data.get("episode_id", ""), f"{source}.episode_id"),
+            seed=_seed(data.get("seed", 0), f"{source}.seed"),
         )
 
 
@@ -183,6 +183,18 @@ def _num(v: Any, path: str) -> float:
     return float(v)
 
 
+def _seed(v: Any, path: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**63:
+        raise EpisodeError(f"{path}: expected an integer in [0, 2**63), got {v!r}")
+    return v
+
+
+def _episode_id(v: Any, path: str) -> str:
+    if isinstance(v, bool) or not isinstance(v, (str, int)):
+        raise EpisodeError(f"{path}: expected a string, got {v!r}")
+    return str(v)
+
+
 def _str(v: Any, path: str) -> str:
     if not isinstance(v, str) or not v:
         raise EpisodeError(f"{path}: expected a non-empty string, got {v!r}")
@@ -211,6 +223,35 @@ class EpisodeRules:
     articulations: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     arm_ranges: tuple[tuple[float, float], ...] | None = None
     bounds: tuple[float, float, float, float] = (0.0, 0.0, 10.0, 8.0)
+    max_height: float = 2.5
+
+
+YAW_LIMIT = 16 * math.pi
+"""Largest |yaw| accepted (rad): beyond it a hinge angle loses precision (MuJoCo resets on 1e12)."""
+
+
+def _check_yaw(yaw: float, path: str) -> None:
+    if not abs(yaw) <= YAW_LIMIT:
+        raise EpisodeError(f"{path}: {yaw} rad; accepted: |yaw| <= {YAW_LIMIT:.1f} (16 pi)")
+
+
+def _check_point(p: Sequence[float], rules: EpisodeRules, path: str) -> None:
+    x0, y0, x1, y1 = rules.bounds
+    inside = x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and (len(p) < 3 or 0.0 <= p[2] <= rules.max_height)
+    if not inside:
+        z = f" x [0, {rules.max_height}]" if len(p) >= 3 else ""
+        raise EpisodeError(f"{path}: {tuple(p)} outside the apartment [{x0}, {x1}] x [{y0}, {y1}]{z}")
+
+
+def _validate_poses(spec: EpisodeSpec, rules: EpisodeRules, source: str) -> None:
+    """Yaws, goals and the navigation goal within range (positions of robot and objects: below)."""
+    _check_yaw(spec.robot.yaw, f"{source}.robot.yaw")
+    for i, o in enumerate(spec.objects):
+        _check_yaw(o.yaw, f"{source}.objects[{i}].yaw")
+    for i, t in enumerate(spec.targets):
+        _check_point(t.goal, rules, f"{source}.targets[{i}].goal")
+    if spec.nav_goal is not None:
+        _check_point(spec.nav_goal, rules, f"{source}.nav_goal")
 
 
 def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "episode") -> None:
@@ -219,6 +260,7 @@ def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "epis
         raise EpisodeError(
             f"{source}.layout: unknown layout {spec.layout}; accepted: 0..{rules.num_layouts - 1}"
         )
+    _validate_poses(spec, rules, source)
     x0, y0, x1, y1 = rules.bounds
     if not (x0 <= spec.robot.x <= x1 and y0 <= spec.robot.y <= y1):
         raise EpisodeError(
@@ -272,8 +314,25 @@ def save_episodes(path: str | Path, episodes: Sequence[EpisodeSpec]) -> None:
 
 
 def load_episodes(path: str | Path) -> list[EpisodeSpec]:
+    """Reads a JSON list of episodes; every problem (missing, unreadable, empty or not JSON, no episodes,
+    a bad field) raises `EpisodeError` naming the file (and the field)."""
     p = Path(path)
-    data = json.loads(p.read_text())
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise EpisodeError(f"{p}: not a text file (binary?); accepted: a JSON list of episodes") from None
+    except OSError as e:
+        raise EpisodeError(
+            f"{p}: cannot be read ({e.strerror or e}); accepted: a JSON list of episodes"
+        ) from None
+    if not text.strip():
+        raise EpisodeError(f"{p}: the file is empty; accepted: a JSON list of episodes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise EpisodeError(f"{p}: not valid JSON ({e}); accepted: a JSON list of episodes") from None
     if not isinstance(data, list):
-        raise EpisodeError(f"{p}: expected a JSON list of episodes")
+        raise EpisodeError(f"{p}: expected a JSON list of episodes, got {type(data).__name__}")
+    if not data:
+        raise EpisodeError(f"{p}: the list holds no episodes; accepted: at least one")
     return [EpisodeSpec.from_dict(d, f"{p}[{i}]") for i, d in enumerate(data)]

@@ -17,6 +17,7 @@ from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RayCastDepth
 from .objects import OBJECT_TYPES, object_type
+from .overlap import bad_state_count, check_initial_state
 from .robot import (
     ARM_JOINTS,
     ARM_LEAD,
@@ -38,7 +39,6 @@ ARM_SCALE = 0.0125  # rad per unit arm action per control step (HAB)
 BASE_LIN_SPEED = 10.0 / 120.0 * 30.0
 BASE_ANG_SPEED = 10.0 / 120.0 * 30.0
 MAX_QVEL = 1e3  # beyond this the physics is considered to have exploded
-_BADQACC = int(mujoco.mjtWarning.mjWARN_BADQACC)
 ARTICULATIONS: dict[str, tuple[float, float]] = {"fridge": (0.0, FRIDGE_OPEN_MAX)} | {
     f"drawer_{i}": (0.0, DRAWER_OPEN_MAX) for i in range(L.NUM_DRAWERS)
 }
@@ -107,6 +107,7 @@ class MujocoSim:
         self.steps = 0
         self.spec = spec
         mujoco.mj_forward(m, d)
+        check_initial_state(m, d, spec)
         if spec.held is not None:
             self._snap_into_gripper(spec.held)
 
@@ -201,7 +202,7 @@ class MujocoSim:
         target = np.where(moving, q, hold)
         d.ctrl[self._base_p] = q + np.clip(target - q, -self._lead, self._lead)
         self._was_moving = moving
-        bad0 = d.warning[_BADQACC].number
+        bad0 = bad_state_count(d)
         for _ in range(SUBSTEPS):
             # Bounded drive effort: the velocity servo's set point stays within BASE_MAX_EFFORT / kv of
             # the current velocity, so a blocked base pushes with at most that force (not kv x speed).
@@ -210,10 +211,9 @@ class MujocoSim:
             mujoco.mj_step(m, d)
         mujoco.mj_kinematics(m, d)  # positions of the final state (mj_step leaves them one substep behind)
         self.steps += 1
-        # MuJoCo resets the data itself on a bad acceleration; its warning counter is what tells us.
-        if d.warning[_BADQACC].number > bad0 or not (
-            np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL
-        ):
+        # MuJoCo resets the data itself on a huge or non-finite qpos/qvel/qacc/ctrl, with a warning whose
+        # counter is what tells us (the reset state itself looks calm).
+        if bad_state_count(d) > bad0 or not (np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL):
             self.unstable = True
             return
         if grip is not None:
