@@ -19,12 +19,14 @@ from pathlib import Path
 
 from pddlpy.pddl import ProblemListener
 
+from planner.consistency import Contradiction, contradictions
 from planner.domain import Domain, PddlError, line_of, parse_pddl
 from planner.episode import ROBOT_ORIGIN, Episode
 from planner.facts import Fact, FactLike, State, fact, state_from
 from planner.names import NameMap, is_safe_name
 
 __all__ = [
+    "InconsistentStateError",
     "Problem",
     "ProblemError",
     "check_problem",
@@ -38,6 +40,26 @@ __all__ = [
 
 class ProblemError(ValueError):
     """A problem that does not fit its domain; the message names the fact, argument and accepted values."""
+
+
+class InconsistentStateError(ProblemError):
+    """A state whose facts cannot hold together (see :mod:`planner.consistency`).
+
+    Attributes:
+        contradictions: each set of conflicting facts with the rule it breaks.
+    """
+
+    def __init__(self, what: str, found: list[Contradiction]) -> None:
+        self.contradictions = tuple(found)
+        detail = "; ".join(map(str, found))
+        super().__init__(f"{what} is physically impossible: {detail}")
+
+
+def check_consistent(state: Iterable[Fact], what: str = "state") -> None:
+    """Raise :class:`InconsistentStateError` naming the facts if ``state`` contradicts itself."""
+    found = contradictions(state)
+    if found:
+        raise InconsistentStateError(what, found)
 
 
 @dataclass(frozen=True)
@@ -88,9 +110,11 @@ def observed_state(problem: Problem, domain: Domain, observed: Iterable[FactLike
 
     Raises:
         ProblemError: if an observed fact names an unknown object or predicate.
+        InconsistentStateError: if observed facts contradict each other (a door opened and closed).
     """
     facts = {f for f in state_from(observed) if f.predicate not in domain.static_predicates}
     _check_facts(facts, problem.objects, domain, "observed fact")
+    check_consistent(facts, "the observed state")
     statics = {f for f in problem.init if f.predicate in domain.static_predicates}
     return _with_derived(facts | statics, problem.objects, domain)
 
@@ -151,6 +175,7 @@ def check_problem(problem: Problem, domain: Domain) -> None:
 
     Raises:
         ProblemError: naming the object or fact at fault and what is accepted.
+        InconsistentStateError: if initial facts contradict each other.
     """
     for handle, typ in problem.objects.items():
         if typ not in domain.types:
@@ -159,6 +184,7 @@ def check_problem(problem: Problem, domain: Domain) -> None:
             )
     _check_facts(problem.init, problem.objects, domain, "init fact")
     _check_facts(problem.goal, problem.objects, domain, "goal fact")
+    check_consistent(problem.init, "the initial state")
 
 
 def write_problem(problem: Problem, domain: Domain, path: str | Path | None = None) -> str:

@@ -93,11 +93,12 @@ def relevant_objects(problem: Problem) -> frozenset[str]:
 
     Relevant are the objects named in the goal, the goal positions where a goal fact can be made true
     (an ``(in o r)`` goal needs the positions inside ``r``, an ``(on_surface o)`` goal the positions on
-    surfaces), the entities the robot is at and anything held (it must be put down first; then every goal
-    position is a candidate spot), closed under "the receptacle an object or goal position is in". Any
-    action on another object only serves to make facts about that object true, which no relevant action
-    needs, so dropping it keeps some optimal plan (the property test checks this against unpruned search
-    for every positive goal form).
+    surfaces), the entities the robot is at and anything held; when something is held at the start or
+    must be held at the end, every goal position is a candidate spot to put it down meanwhile. The set is
+    closed under "the receptacle an object or goal position is in". Any action on another object only
+    serves to make facts about that object true, which no relevant action needs, so dropping it keeps
+    some optimal plan (the property test checks this against unpruned search for every positive goal
+    form).
     """
     keep = {a for f in problem.goal for a in f.args}
     keep |= {a for f in problem.init if f.predicate in ("robot_at", "holding") for a in f.args}
@@ -114,9 +115,13 @@ def relevant_objects(problem: Problem) -> frozenset[str]:
 
 
 def _goal_spots(problem: Problem) -> set[str]:
-    """Goal positions a place may use to make a goal fact true (or to free the hand)."""
+    """Goal positions a place may use to make a goal fact true (or to free the hand).
+
+    With an object in hand at the start or at the end, any position may serve to put it down for a
+    while (to open or close something first), so all are kept.
+    """
     goals = {h for h, t in problem.objects.items() if t == "goal"}
-    if any(f.predicate == "holding" for f in problem.init):
+    if any(f.predicate == "holding" for f in problem.init | problem.goal):
         return goals
     spots: set[str] = set()
     wanted_in = {f.args[1] for f in problem.goal if f.predicate == "in"}
