@@ -35,7 +35,9 @@ def open_parts(layout: int, state: dict[str, float]) -> list[Segment]:
                 o = state.get(f"drawer_{i}", 0.0)
                 if o > OPEN:
                     lx = k.depth / 2 + o
-                    out.append((np.array(f.to_world(lx, -k.width / 2)), np.array(f.to_world(lx, k.width / 2))))
+                    out.append(
+                        (np.array(f.to_world(lx, -k.width / 2)), np.array(f.to_world(lx, k.width / 2)))
+                    )
     return out
 
 

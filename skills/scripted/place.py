@@ -123,7 +123,13 @@ def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
     if r.has_base:
         obj = lambda: b.object_pos(handle)  # noqa: E731
         yield from steer_cup(
-            r, lambda: goal, lambda: r.joints_to(q_carry), _Progress(r, handle, goal), 60, point=obj, speed=0.3
+            r,
+            lambda: goal,
+            lambda: r.joints_to(q_carry),
+            _Progress(r, handle, goal),
+            60,
+            point=obj,
+            speed=0.3,
         )
 
 

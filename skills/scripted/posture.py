@@ -59,7 +59,9 @@ def solve_posture(
     jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
     for _ in range(iters):
         mujoco.mj_kinematics(m, scratch)
-        err = np.concatenate([target - scratch.geom_xpos[cup], turn * _rot_err(scratch.xmat[grip], axis, rest_rot)])
+        err = np.concatenate(
+            [target - scratch.geom_xpos[cup], turn * _rot_err(scratch.xmat[grip], axis, rest_rot)]
+        )
         if float(np.linalg.norm(err)) < 1e-3:
             break
         mujoco.mj_comPos(m, scratch)

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import math
+from types import SimpleNamespace
+
+import mujoco
 import numpy as np
 import pytest
 
 from skills.policy import ActionLayout, SkillPolicy
 from skills.scripted import SCRIPTED, make_scripted
+from skills.scripted.control import Robot
+from skills.scripted.doorpath import grid_without, open_parts, plan
 from skills.scripted.envs import SKILLS, make_skill_env, rollout
+from skills.scripted.posture import base_to_world, solve_posture
+from skills.scripted.steer import point_base_command
+from tpsrl.sim.mujoco import layout as L
+from tpsrl.sim.mujoco.sim import BASE_ANG_SPEED, BASE_LIN_SPEED
 
 
 def test_every_skill_has_a_scripted_controller_implementing_the_protocol() -> None:
@@ -31,7 +41,7 @@ def test_action_layout_drops_missing_components() -> None:
         ActionLayout(("jump",))
 
 
-@pytest.mark.parametrize("skill", ["pick", "nav_to_obj"])
+@pytest.mark.parametrize("skill", SKILLS)
 def test_scripted_skill_succeeds_on_most_episodes(skill: str) -> None:
     env = make_skill_env(skill)
     outs = [rollout(env, make_scripted(skill), seed=s) for s in range(3)]
@@ -53,3 +63,53 @@ def test_scripted_pick_without_base_emits_arm_and_grip_only() -> None:
 def test_act_before_reset_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="before reset"):
         make_scripted("place").act({}, None)
+
+
+def _robot_at(x: float, y: float, yaw: float) -> SimpleNamespace:
+    return SimpleNamespace(b=SimpleNamespace(base_pose=(x, y, yaw)))
+
+
+def test_point_base_command_moves_a_point_ahead_in_any_direction() -> None:
+    r = _robot_at(1.0, 2.0, math.pi / 2)  # facing +y; the point 0.5 m ahead
+    point = np.array([1.0, 2.5])
+    fwd = point_base_command(r, point, np.array([0.0, 0.2]))  # along the heading: drive only
+    assert fwd[0] == pytest.approx(0.2 / BASE_LIN_SPEED) and fwd[1] == pytest.approx(0.0)
+    side = point_base_command(r, point, np.array([-0.1, 0.0]))  # to the left: turn only, w = v / 0.5
+    assert side[0] == pytest.approx(0.0, abs=1e-9) and side[1] == pytest.approx(0.2 / BASE_ANG_SPEED)
+    big = point_base_command(r, point, np.array([30.0, 30.0]))  # scaled as a whole into [-1, 1]
+    assert np.abs(big).max() == pytest.approx(1.0)
+    assert np.allclose(point_base_command(r, np.array([1.0, 2.0]), np.ones(2)), 0.0)  # the centre itself
+
+
+def _free(grid: np.ndarray, xy: tuple[float, float]) -> bool:
+    return bool(grid[int(xy[0] / L.GRID_RES), int(xy[1] / L.GRID_RES)])
+
+
+def test_path_planning_sees_the_open_fridge_door() -> None:
+    layout = 26
+    closed = grid_without(layout, open_parts(layout, {"fridge": 0.0}))
+    assert open_parts(layout, {"fridge": 0.0}) == [] and closed is L.free_space(layout)
+    parts = open_parts(layout, {"fridge": 1.57, "drawer_0": 0.45})
+    assert len(parts) == 2
+    grid = grid_without(layout, parts)
+    a, b = parts[0]
+    mid = tuple((a + b) / 2)
+    assert not _free(grid, mid) and grid.sum() < closed.sum()
+    path = plan(grid, np.array([5.0, 5.0]), np.array([2.0, 2.0]), (0.0, 0.3))
+    assert path and all(_free(grid, p) for p in path)
+
+
+def test_solved_posture_puts_the_cup_at_its_target() -> None:
+    env = make_skill_env("open_drawer")
+    env.reset(seed=0)
+    r = Robot(env)
+    m, d = r.b.model, r.b.data
+    target = np.array([0.55, 0.0, 0.7])
+    q = solve_posture(m, d, target)
+    scratch = mujoco.MjData(m)
+    scratch.qpos[:] = d.qpos
+    scratch.qpos[r._arm_q] = q
+    mujoco.mj_kinematics(m, scratch)
+    cup = scratch.geom_xpos[m.geom("suction_cup").id]
+    assert np.linalg.norm(cup - base_to_world(m, d, target)) < 0.01
+    assert np.allclose(d.qpos[r._arm_q], r.b.data.qpos[r._arm_q])  # the live state is untouched
