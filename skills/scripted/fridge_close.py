@@ -50,8 +50,9 @@ def arm_clear(base: np.ndarray, cup: np.ndarray, a: np.ndarray, b: np.ndarray) -
     return all(_seg_dist(base + t * (cup - base), a, b) > ARM_CLEAR for t in np.linspace(0.0, 0.85, 12))
 
 
-def closing_stand(r: Robot) -> tuple[np.ndarray, float]:
-    """(base position, contact distance along the door) of the first feasible stand (module doc)."""
+def closing_stand(r: Robot) -> tuple[np.ndarray, float, bool]:
+    """(base position, contact distance along the door, feasible) of the first feasible stand (module
+    doc); with none feasible, the square stand at the first contact point and False."""
     b = r.b
     state = {n: b.articulation(n) for n in dict(b.spec.articulations)}
     grid = grid_without(b.spec.layout, open_parts(b.spec.layout, state))
@@ -66,8 +67,8 @@ def closing_stand(r: Robot) -> tuple[np.ndarray, float]:
             i, j = int(base[0] / L.GRID_RES), int(base[1] / L.GRID_RES)
             free = 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1] and bool(grid[i, j])
             if free and arm_clear(base, cup, a, e):
-                return base, along
-    return door_point(r, ALONG[0], 0.0) + (CUP_REST + STAND_GAP) * n, ALONG[0]
+                return base, along, True
+    return door_point(r, ALONG[0], 0.0) + (CUP_REST + STAND_GAP) * n, ALONG[0], False
 
 
 def door_gap(r: Robot, along: float) -> float:
@@ -99,7 +100,7 @@ class CloseFridge(ScriptedSkill):
                 yield r.flat(r.cup_to(np.array([*door_point(r, ALONG[0], -0.1), 1.0])))
             yield from finish(r, start, None)
             return
-        stand, along = closing_stand(r)
+        stand, along, _ = closing_stand(r)
         yield from go_stand(r, stand, door_point(r, along, STAND_GAP), rest, tol=0.1)
         on_face = lambda: np.array([*door_point(r, along, 0.0), 1.0])  # noqa: E731
         touching = lambda: door_gap(r, along) < 0.02  # noqa: E731  (the gripper body may lead the cup)
