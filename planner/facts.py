@@ -165,12 +165,15 @@ class NoPlan:
         goal: the full goal, for the message.
         reason: a one-line explanation for users.
         expanded: search nodes expanded before giving up.
+        half_open: receptacles that are neither opened nor closed (no action applies to them) when they
+            are why the goal cannot be reached; ``reason`` then names the skill that would fix each.
     """
 
     unreachable: tuple[Fact, ...]
     goal: tuple[Fact, ...]
     reason: str
     expanded: int = 0
+    half_open: tuple[str, ...] = ()
 
     @property
     def solved(self) -> bool:

@@ -22,6 +22,7 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from planner.diagnose import half_open
 from planner.domain import Domain
 from planner.facts import Fact, FactLike, GroundAction, InvalidPlanError, NoPlan, PlanResult, State, simulate
 from planner.problem import Problem, observed_state
@@ -29,8 +30,8 @@ from planner.search import plan as optimal_plan
 
 __all__ = ["ExecutionMonitor", "MonitorStatus", "StepFailure", "execute"]
 
-# `robot_at` means "within reach" (planar distance < 2 m in the simulator), so after nav(a, b) the robot
-# may still be at a as well; a lingering robot_at is not a failure.
+# `robot_at` means "within reach" (planar distance < 2 m in the simulator), so after nav(b) the robot may
+# still be observed near where it came from; a lingering robot_at is not a failure.
 _PROXIMITY_PREDICATES = frozenset({"robot_at"})
 
 
@@ -112,58 +113,73 @@ class ExecutionMonitor:
     def observe(self, observed: Iterable[FactLike]) -> StepFailure | None:
         """Report the facts observed after executing :attr:`next_action`; returns the failure, if any.
 
+        The call is all or nothing: if it raises (a bad observation, a failing planner), the monitor is
+        left as it was, so calling it again for the same step records the action once.
+
         Raises:
             RuntimeError: if the monitor has already finished.
-            ProblemError: if an observed fact names an unknown object or predicate.
+            ProblemError: if an observed fact names an unknown object or predicate, or the observed facts
+                contradict each other.
         """
         action = self.next_action
         if action is None:
             raise RuntimeError(f"the monitor has finished ({self.status.value}); nothing was executing")
-        self.executed.append(action)
-        self.state = observed_state(self.problem, self.domain, observed)
-        if self.problem.goal <= self.state:
-            self.status = MonitorStatus.SUCCEEDED
+        state = observed_state(self.problem, self.domain, observed)
+        if self.problem.goal <= state:
+            self.executed.append(action)
+            self.state, self.status = state, MonitorStatus.SUCCEEDED
             return None
-        failure = self._check(action)
+        failure = self._check(action, state, step=len(self.executed))
         if failure is None:
-            self._cursor += 1
+            self.executed.append(action)
+            self.state, self._cursor = state, self._cursor + 1
             return None
+        out_of_retries = self.replans >= self.max_replans
+        # Plan before recording anything: a planner that raises leaves the monitor unchanged.
+        replanned = None if out_of_retries else self.planner(self.problem.with_init(state), self.domain)
+        self.executed.append(action)
+        self.state = state
         self.failures.append(failure)
-        if self.replans >= self.max_replans:
+        if replanned is None:
             self.status = MonitorStatus.OUT_OF_RETRIES
         else:
-            self._adopt(self.planner(self.problem.with_init(self.state), self.domain))
+            self._adopt(replanned)
         return failure
 
-    def _check(self, action: GroundAction) -> StepFailure | None:
-        step = len(self.executed) - 1
-        missing = tuple(sorted(action.add - self.state))
+    def _check(self, action: GroundAction, state: State, step: int) -> StepFailure | None:
+        missing = tuple(sorted(action.add - state))
         lingering = tuple(
             sorted(
-                f
-                for f in (action.delete - action.add) & self.state
-                if f.predicate not in _PROXIMITY_PREDICATES
+                f for f in (action.delete - action.add) & state if f.predicate not in _PROXIMITY_PREDICATES
             )
         )
         if missing or lingering:
             parts = [f"expected {', '.join(map(str, missing))} but it is not observed"] if missing else []
             parts += [f"expected {', '.join(map(str, lingering))} to stop holding"] if lingering else []
+            parts += self._half_open_notes(missing, state)
             return StepFailure(step, action, missing, lingering, (), "; ".join(parts))
         rest = self._plan[self._cursor + 1 :]
         try:
-            final = simulate(self.state, rest)
+            final = simulate(state, rest)
         except InvalidPlanError as exc:
             later = self._cursor + 1 + exc.step
             facts = ", ".join(map(str, sorted(exc.missing)))
             reason = f"planned step {exc.action} can no longer run: {facts} does not hold"
+            notes = "".join(f"; {n}" for n in self._half_open_notes(exc.missing, state))
             return StepFailure(
-                step, action, (), (), tuple(sorted(exc.missing)), f"{reason} (plan index {later})"
+                step, action, (), (), tuple(sorted(exc.missing)), f"{reason} (plan index {later}){notes}"
             )
         unmet = tuple(sorted(self.problem.goal - final))
         if not unmet:
             return None
         reason = f"the rest of the plan no longer reaches {', '.join(map(str, unmet))}"
         return StepFailure(step, action, (), (), unmet, reason)
+
+    def _half_open_notes(self, facts: Iterable[Fact], state: State) -> list[str]:
+        """'fridge is half open ...' for each receptacle whose expected opened/closed fact is missing."""
+        stuck = set(half_open(state, self.problem.objects, self.domain))
+        wanted = sorted({f.args[0] for f in facts if f.predicate in ("opened", "closed")} & stuck)
+        return [f"{r} is half open (neither opened nor closed)" for r in wanted]
 
     def _adopt(self, result: PlanResult) -> None:
         if isinstance(result, NoPlan):

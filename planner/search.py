@@ -21,6 +21,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from planner.diagnose import explain_half_open, half_open
 from planner.domain import ActionSchema, Atom, Domain
 from planner.facts import Fact, GroundAction, NoPlan, Plan, PlanResult, State
 from planner.problem import Problem, check_problem
@@ -269,7 +270,7 @@ def plan(
     unreachable = tuple(sorted(goal - reachable))
     if unreachable:
         facts = ", ".join(str(f) for f in unreachable)
-        return NoPlan(unreachable, tuple(sorted(goal)), f"no action sequence can make {facts} true")
+        return _no_plan(problem, domain, actions, unreachable, f"no action sequence can make {facts} true")
     h = heuristic(problem, domain) if heuristic is not None else (lambda _s: 0)
     steps, expanded = astar(problem.init, goal, actions, h, max_expansions)
     if steps is None:
@@ -278,5 +279,26 @@ def plan(
             if expanded > max_expansions
             else "each goal fact is reachable alone, but not all of them together"
         )
-        return NoPlan((), tuple(sorted(goal)), reason, expanded)
+        return _no_plan(problem, domain, actions, (), reason, expanded)
     return Plan(steps, expanded, time.perf_counter() - start)
+
+
+def _no_plan(
+    problem: Problem,
+    domain: Domain,
+    actions: Sequence[GroundAction],
+    unreachable: tuple[Fact, ...],
+    reason: str,
+    expanded: int = 0,
+) -> NoPlan:
+    """A NoPlan whose reason leads with any half-open receptacle among the grounded objects."""
+    grounded = {a for action in actions for a in action.args}
+    objects = {h: t for h, t in problem.objects.items() if h in grounded}
+    stuck = half_open(problem.init, objects, domain)
+    goal = tuple(sorted(problem.goal))
+    if not stuck:
+        return NoPlan(unreachable, goal, reason, expanded)
+    why = explain_half_open(
+        problem.init, problem.goal, stuck, actions, lambda s: relaxed_reachable(s, actions)
+    )
+    return NoPlan(unreachable, goal, f"{why} ({reason})", expanded, stuck)

@@ -8,10 +8,11 @@ import pytest
 
 from planner.domain import Domain
 from planner.episode import Episode, GoalSpec, ObjectSpec, ReceptacleSpec
-from planner.facts import Fact, GroundAction, fact
+from planner.facts import Fact, GroundAction, NoPlan, PlanResult, fact
 from planner.monitor import ExecutionMonitor, MonitorStatus, execute
-from planner.problem import Problem, problem_from_episode
+from planner.problem import Problem, ProblemError, observed_state, problem_from_episode
 from planner.scenarios import get_scenario
+from planner.search import plan
 
 # Facts a simulator does not report: the planner derives them (hand_empty, on_surface) or knows them
 # from the episode (goal positions).
@@ -130,3 +131,80 @@ def test_unsolvable_problem_reports_no_plan(nav_domain: Domain) -> None:
     monitor = ExecutionMonitor(problem, nav_domain)
     assert monitor.status is MonitorStatus.NO_PLAN and monitor.next_action is None
     assert monitor.no_plan is not None and monitor.no_plan.unreachable == (fact("in", "apple", "d"),)
+
+
+def test_observe_that_raises_can_be_retried_without_recording_twice(nav_domain: Domain) -> None:
+    problem = _problem("tidy_house")
+    world = FakeWorld(problem)
+    monitor = ExecutionMonitor(problem, nav_domain)
+    first = monitor.next_action
+    facts = world(first)
+    with pytest.raises(ProblemError, match="unknown object 'banana'"):
+        monitor.observe([*facts, ("holding", "banana")])
+    with pytest.raises(ProblemError, match="physically impossible"):
+        monitor.observe([*facts, ("opened", "fridge")])  # the fridge is also observed closed
+    assert monitor.executed == [] and monitor.next_action == first
+    assert monitor.observe(facts) is None
+    assert monitor.executed == [first]
+
+
+def test_planner_that_raises_during_a_replan_leaves_the_monitor_unchanged(nav_domain: Domain) -> None:
+    problem = _problem("tidy_house")
+    calls = {"n": 0}
+
+    def flaky(p: Problem, d: Domain) -> PlanResult:
+        calls["n"] += 1
+        if calls["n"] == 2:  # the first replan
+            raise RuntimeError("planner crashed")
+        return plan(p, d)
+
+    monitor = ExecutionMonitor(problem, nav_domain, planner=flaky)
+    world = FakeWorld(problem)
+    facts = [f for f in world(monitor.next_action) if f[0] != "robot_at"]  # the nav did not arrive
+    with pytest.raises(RuntimeError, match="crashed"):
+        monitor.observe(facts)
+    assert monitor.executed == [] and monitor.failures == []
+    failure = monitor.observe(facts)
+    assert failure is not None and failure.step == 0
+    assert len(monitor.executed) == 1 and len(monitor.failures) == 1 and monitor.replans == 1
+
+
+def test_half_open_fridge_is_named_with_the_skill_that_fixes_it(nav_domain: Domain) -> None:
+    problem = _problem("set_table")
+
+    def stuck_half_open(call: int, action: GroundAction, facts: set[Fact]) -> None:
+        if action.name == "open_fridge":
+            facts.discard(fact("opened", "fridge"))
+
+    monitor = execute(problem, nav_domain, FakeWorld(problem, stuck_half_open), max_replans=1)
+    failure = next(f for f in monitor.failures if f.action.name == "open_fridge")
+    assert failure.missing == (fact("opened", "fridge"),)
+    assert "fridge is half open (neither opened nor closed)" in failure.reason
+    assert monitor.status is MonitorStatus.NO_PLAN
+    assert monitor.no_plan is not None and monitor.no_plan.half_open == ("fridge",)
+    assert "fridge is half open" in monitor.no_plan.reason
+    assert "running open_fridge (to make it opened) would make the goal reachable" in monitor.no_plan.reason
+
+
+def test_half_open_door_that_must_end_closed_suggests_closing(nav_domain: Domain) -> None:
+    episode = Episode(
+        objects=(ObjectSpec("apple", goal="table"),),
+        goals=(GoalSpec("table"),),
+        receptacles=(ReceptacleSpec("fridge", "fridge"),),
+        final_states=(("fridge", "closed"),),
+    )
+    problem = problem_from_episode(episode)
+    state = observed_state(problem, nav_domain, [])  # neither opened nor closed
+    result = plan(problem.with_init(state), nav_domain)
+    assert isinstance(result, NoPlan) and result.half_open == ("fridge",)
+    assert "running close_fridge (to make it closed)" in result.reason
+    assert result.unreachable == (fact("closed", "fridge"),)
+
+
+def test_irrelevant_half_open_drawer_does_not_block(nav_domain: Domain) -> None:
+    problem = _problem("tidy_house")  # the drawer holds object_0; the fridge is not involved
+    facts = [f.to_tuple() for f in problem.init if f != fact("closed", "fridge")]
+    state = observed_state(
+        problem, nav_domain, [f for f in facts if f[0] not in ("hand_empty", "on_surface")]
+    )
+    assert len(plan(problem.with_init(state), nav_domain)) == 20

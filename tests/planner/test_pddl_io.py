@@ -77,6 +77,17 @@ def test_nonav_domain_is_the_nav_domain_without_navigation(nav_domain: Domain, n
         twin = nav_actions[action.name]
         assert action.params == twin.params and action.add == twin.add and action.delete == twin.delete
         assert action.pre == tuple(p for p in twin.pre if p[0] != "robot_at")
+        assert action.delete_all == twin.delete_all == ()
+    # Navigation is the only difference: nav(?to) leaves every entity and ends next to ?to only, like the
+    # simulator's robot_at (planar distance < 2 m) after the base has moved.
+    nav = nav_domain.action("nav")
+    assert nav.params == (("?to", "entity"),) and nav.pre == ()
+    assert nav.add == (("robot_at", "?to"),) and nav.delete == ()
+    assert nav.delete_all == (((("?e", "entity"),), ("robot_at", "?e")),)
+    # The NoNav file needs no :conditional-effects (its only forall is nav's); everything else is shared.
+    nav_text, nonav_text = nav_domain.path.read_text(), nonav_domain.path.read_text()
+    assert "(:requirements :strips :typing :conditional-effects)" in nav_text
+    assert "(:requirements :strips :typing)" in nonav_text and "forall" not in nonav_text
 
 
 def test_domain_goals_are_positive(nav_domain: Domain) -> None:

@@ -125,3 +125,21 @@ def test_problem_from_facts_plans(nav_domain: Domain) -> None:
     assert isinstance(result, Plan)
     assert [str(a) for a in result.actions] == ["pick(apple)", "nav(table)", "place(apple, table)"]
     assert problem.goal <= simulate(problem.init, result.actions)
+
+
+def test_nav_leaves_every_place_the_robot_was_near(nav_domain: Domain) -> None:
+    # Observed near both objects (robot_at is proximity). After carrying one away the robot is no longer
+    # near the other: the plan must go back for it (7 steps, not 6).
+    episode = Episode(
+        objects=(ObjectSpec("apple", goal="shelf"), ObjectSpec("banana", goal="bin")),
+        goals=(GoalSpec("shelf"), GoalSpec("bin")),
+    )
+    problem = problem_from_episode(episode)
+    near_both = observed_state(problem, nav_domain, [("robot_at", "apple"), ("robot_at", "banana")])
+    result = plan(problem.with_init(near_both), nav_domain)
+    assert isinstance(result, Plan) and len(result) == 7
+    state = near_both
+    for action in result.actions:
+        state = simulate(state, [action])
+        if action.name == "nav":
+            assert {f for f in state if f.predicate == "robot_at"} == {fact("robot_at", action.args[0])}
