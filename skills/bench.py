@@ -3,7 +3,8 @@
 Scripted success is measured on each skill's own training distribution (train layouts) and on the
 held-out layouts; random success uses uniform random actions; steps/s is one process stepping the
 skill env with random actions, with state sensors only and with 64x64 ray-cast depth. The last line
-with --json is one JSON object (scripted_success, random_success, episodes, sps_state, sps_depth64, ...).
+with --json is one JSON object (scripted_success, scripted_heldout, random_success, episodes, sps_state,
+sps_depth64, failed_layouts and failed_causes of the scripted episodes).
 """
 
 from __future__ import annotations
@@ -37,18 +38,21 @@ class RandomPolicy:
 
 def success_rate(
     skill: str, split: str, episodes: int, scripted: bool, seed0: int
-) -> tuple[float, list[int]]:
-    """(success rate, layouts of the failed episodes)."""
+) -> tuple[float, list[int], dict[str, int]]:
+    """(success rate, layouts of the failed episodes, failed episodes per `fail/<cause>`)."""
     env = make_skill_env(skill, split=split)
-    ok, failed = 0, []
+    ok, failed, causes = 0, [], {}
     for i in range(episodes):
         policy = make_scripted(skill) if scripted else RandomPolicy(skill, seed0 + i)
         out = rollout(env, policy, seed=seed0 + i)
         ok += out.success
         if not out.success:
             failed.append(out.layout)
+            for k, v in out.info.items():
+                if k.startswith("fail/") and v:
+                    causes[k[5:]] = causes.get(k[5:], 0) + 1
     env.close()
-    return ok / max(episodes, 1), failed
+    return ok / max(episodes, 1), failed, causes
 
 
 def steps_per_s(skill: str, depth: int, steps: int) -> float:
@@ -85,17 +89,18 @@ def main(argv: list[str] | None = None) -> int:
     n_rand = 10 if a.quick else 50
     n_sps = 300 if a.quick else 2000
     res: dict[str, dict] = {k: {} for k in ("scripted_success", "scripted_heldout", "random_success")}
-    res |= {"episodes": {}, "sps_state": {}, "sps_depth64": {}, "failed_layouts": {}}
+    res |= {"episodes": {}, "sps_state": {}, "sps_depth64": {}, "failed_layouts": {}, "failed_causes": {}}
     print(f"{'skill':<14}{'scripted train':>16}{'held-out':>10}{'random':>8}{'sps state':>11}{'sps d64':>9}")
     for s in skills:
-        tr, f_tr = success_rate(s, "train", n_train, True, 0)
-        ho, f_ho = success_rate(s, "heldout", n_held, True, 100_000)
-        rnd, _ = success_rate(s, "train", n_rand, False, 200_000)
+        tr, f_tr, c_tr = success_rate(s, "train", n_train, True, 0)
+        ho, f_ho, c_ho = success_rate(s, "heldout", n_held, True, 100_000)
+        rnd, _, _ = success_rate(s, "train", n_rand, False, 200_000)
         sps, sps64 = steps_per_s(s, 0, n_sps), steps_per_s(s, 64, n_sps)
         res["scripted_success"][s], res["scripted_heldout"][s], res["random_success"][s] = tr, ho, rnd
         res["episodes"][s] = {"train": n_train, "heldout": n_held, "random": n_rand}
         res["sps_state"][s], res["sps_depth64"][s] = round(sps, 1), round(sps64, 1)
         res["failed_layouts"][s] = sorted(set(f_tr + f_ho))
+        res["failed_causes"][s] = {k: c_tr.get(k, 0) + c_ho.get(k, 0) for k in sorted({*c_tr, *c_ho})}
         print(f"{s:<14}{tr:>15.1%} {ho:>9.1%}{rnd:>8.1%}{sps:>11.0f}{sps64:>9.0f}", flush=True)
     if a.json:
         print(json.dumps(res))

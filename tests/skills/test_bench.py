@@ -16,6 +16,7 @@ def test_skills_bench_json_contract(capsys) -> None:
     for key in ("scripted_success", "random_success", "episodes", "sps_state", "sps_depth64"):
         assert "nav_to_obj" in res[key]
     assert res["random_success"]["nav_to_obj"] == 0.0
+    assert isinstance(res["failed_causes"]["nav_to_obj"], dict)
     assert res["sps_state"]["nav_to_obj"] > 0
 
 
