@@ -205,18 +205,54 @@ def _check_atom(
     return None
 
 
-def _predicate_types(text: str, path: Path) -> dict[str, tuple[str, ...]]:
-    """Predicate signatures, read from the ``:predicates`` block (pddlpy keeps only the names)."""
-    start = re.search(r"\(:predicates", text, flags=re.IGNORECASE)
+def _block(text: str, keyword: str) -> str | None:
+    """The body of the ``(:keyword ...)`` section, comments removed, or None if the file has none."""
+    start = re.search(rf"\(:{keyword}\b", text, flags=re.IGNORECASE)
     if start is None:
-        return {}
+        return None
     depth, i = 0, start.start()
     while i < len(text):
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         if depth == 0:
             break
         i += 1
-    block = re.sub(r";[^\n]*", "", text[start.end() : i])
+    return re.sub(r";[^\n]*", "", text[start.end() : i])
+
+
+def _check_portable(text: str, path: Path, requirements: set[str]) -> None:
+    """Refuse what pddlpy tolerates but stricter planners reject (Fast Downward, the ``pddl`` package).
+
+    Every parent type must be declared itself (pddlpy silently adds it below ``object``), and a universal
+    effect needs ``:conditional-effects`` (or ``:adl``) among the requirements.
+    """
+    tokens = (_block(text, "types") or "").split()
+    parents = {tokens[i + 1] for i, tok in enumerate(tokens[:-1]) if tok == "-"}
+    declared = {tok for i, tok in enumerate(tokens) if tok != "-" and (i == 0 or tokens[i - 1] != "-")}
+    for parent in sorted(parents - declared - {"object"}):
+        raise PddlError(
+            path,
+            line_of(text, r"\(:types"),
+            f"type {parent!r} is used as a parent type but never declared; declare it, e.g. "
+            f"`{parent} - object`, so that other PDDL parsers accept the file",
+        )
+    effects = " ".join(re.findall(r":effect(.*?)(?=\(:action|\Z)", text, flags=re.IGNORECASE | re.DOTALL))
+    if re.search(r"\(\s*forall\b", effects, flags=re.IGNORECASE) and not requirements & {
+        ":conditional-effects",
+        ":adl",
+    }:
+        raise PddlError(
+            path,
+            line_of(text, r"\(:requirements"),
+            "a forall effect needs :conditional-effects (or :adl) in :requirements; "
+            f"declared: {sorted(requirements)}",
+        )
+
+
+def _predicate_types(text: str, path: Path) -> dict[str, tuple[str, ...]]:
+    """Predicate signatures, read from the ``:predicates`` block (pddlpy keeps only the names)."""
+    block = _block(text, "predicates")
+    if block is None:
+        return {}
     preds: dict[str, tuple[str, ...]] = {}
     for name, body in re.findall(r"\(\s*([^\s()]+)([^()]*)\)", block):
         tokens, types, pending = body.split(), [], 0
@@ -239,6 +275,7 @@ def _domain_from_text(text: str, path: Path) -> Domain:
         raise PddlError(
             path, None, "durative actions and numeric functions are not supported; accepted: STRIPS"
         )
+    _check_portable(text, path, {r.lower() for r in listener.requirements})
     parents = {t: (p or "object") for t, p in listener.types.items()}
     for t in parents:
         seen = {t}
