@@ -1,0 +1,1 @@
+"""Tests of the HAB evaluation (grounding between simulator and planner)."""
