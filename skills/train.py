@@ -22,7 +22,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from tpsrl.config import config_dir
 from tpsrl.engine.checkpoint import CheckpointError
-from tpsrl.engine.config import ConfigError, TrainConfig, from_dict
+from tpsrl.engine.config import ConfigError, TrainConfig, config_error, from_dict
 from tpsrl.engine.envs import EnvContractError
 from tpsrl.engine.train import RunDirError, train
 from tpsrl.engine.workers import WorkerError
@@ -52,11 +52,22 @@ def skill_meta(skill: dict[str, Any]) -> dict[str, Any]:
     return {"skill": name, "skill_config": asdict(config)}
 
 
+def train_config(cfg: DictConfig | dict[str, Any]) -> tuple[TrainConfig, dict[str, Any]]:
+    """The engine's config and the `skill` section of a composed `tpsrl-train` config; an unknown key, a
+    wrong type or an unresolvable interpolation raises `ConfigError` naming the field."""
+    from omegaconf.errors import OmegaConfBaseException
+
+    try:
+        data = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else dict(cfg)
+    except OmegaConfBaseException as e:
+        raise config_error(e) from None
+    skill = data.pop("skill", None) or {}  # type: ignore[union-attr]
+    return from_dict(data), skill  # type: ignore[arg-type]
+
+
 def run(cfg: DictConfig | dict[str, Any]) -> Any:
     """Trains what `cfg` (a composed `tpsrl-train` config) asks for; returns the engine's `TrainResult`."""
-    data = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else dict(cfg)
-    skill = data.pop("skill", None) or {}
-    train_cfg = from_dict(data)
+    train_cfg, skill = train_config(cfg)
     if not skill:
         return train(train_cfg)
     meta = skill_meta(skill)
@@ -92,10 +103,18 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
     """The `tpsrl-train` config with Hydra overrides applied (Python API and tests)."""
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
 
     register()
-    with initialize_config_dir(config_dir=str(config_dir())):
-        return hydra_compose(config_name="train", overrides=list(overrides))
+    try:
+        with initialize_config_dir(config_dir=str(config_dir())):
+            return hydra_compose(config_name="train", overrides=list(overrides))
+    except HydraException as e:  # a bad override: one line naming it, and the field and value if known
+        cause = e.__cause__
+        if isinstance(cause, OmegaConfBaseException):
+            raise config_error(cause) from None
+        raise ConfigError(str(e).splitlines()[0]) from None
 
 
 def register() -> None:

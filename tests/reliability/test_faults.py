@@ -47,7 +47,7 @@ def _latest(run_dir: Path) -> dict:
 # ----------------------------------------------------------------------------- a frozen worker (ver)
 def test_frozen_worker_is_reported_in_ver_mode(tmp_path: Path) -> None:
     cfg = tiny_config(tmp_path, mode="ver", serial=False, total_steps=1_000_000)
-    cfg.engine.num_envs, cfg.engine.step_timeout_s = 2, 3.0
+    cfg.engine.num_envs, cfg.engine.step_timeout_s, cfg.engine.start_method = 2, 3.0, "fork"
     with pytest.raises(WorkerError) as err:
         train(cfg, [PointFactory(), FreezingFactory(at=5)])
     assert err.value.index == [1] and "alive but silent" in str(err.value)
@@ -57,8 +57,8 @@ def test_frozen_worker_is_reported_in_ver_mode(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- SIGTERM
 def test_sigterm_stops_like_ctrl_c_with_a_checkpoint(tmp_path: Path) -> None:
     cfg = tiny_config(tmp_path, total_steps=1_000_000, checkpoint_every=1000)
-    cfg.engine.num_envs = 2
-    result = train(cfg, [PointFactory(), SignalFactory(at=100, signum=signal.SIGTERM)])
+    cfg.engine.num_envs, cfg.policy.kind, cfg.ppo.epochs = 2, "mlp", 1
+    result = train(cfg, [PointFactory(), SignalFactory(at=70, signum=signal.SIGTERM)])
     assert result.interrupted and result.stop_signal == signal.SIGTERM
     assert result.counters.updates >= 1
     assert _latest(result.run_dir)["counters"]["updates"] == result.counters.updates

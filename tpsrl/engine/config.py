@@ -189,6 +189,8 @@ def from_dict(data: dict[str, Any] | DictConfig, schema: type = TrainConfig) -> 
     """Builds a `TrainConfig` from a (possibly partial) nested dict; an unknown key or a value of the wrong
     type raises `ConfigError` with its path and the close matches of an unknown key."""
     try:
+        if isinstance(data, DictConfig):  # a composed config keeps keys Hydra added with `+`: drop its types
+            data = OmegaConf.to_container(data, resolve=True)  # type: ignore[assignment]
         merged = OmegaConf.merge(OmegaConf.structured(schema), data)
         return OmegaConf.to_object(merged)  # type: ignore[return-value]
     except OmegaConfBaseException as e:
@@ -206,7 +208,7 @@ def config_error(e: OmegaConfBaseException, schema: type = TrainConfig) -> Confi
         return ConfigError(f"{path}: unknown field; {hint}accepted: {', '.join(known)}")
     first = str(e).splitlines()[0] if str(e) else type(e).__name__
     value = getattr(e, "value", None)
-    where = f"{path}={value!r}" if path else "config"
+    where = (f"{path}={value!r}" if value is not None else path) if path else "config"
     return ConfigError(f"{where} is invalid: {first}")
 
 

@@ -72,10 +72,13 @@ def conform(env: gym.Env) -> gym.Env:
     return env
 
 
-def probe_spaces(factory: EnvFactory) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
-    """Builds one env in this process to read its (conformed) spaces, then closes it."""
+def probe_spaces(factory: EnvFactory, reset: bool = False) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
+    """Builds one env in this process to read its (conformed) spaces, then closes it; with `reset`, resets
+    it once first (what an env reads lazily, e.g. an episodes file, fails here rather than in a worker)."""
     env = conform(factory())
     try:
+        if reset:
+            env.reset(seed=0)
         return env.observation_space, env.action_space  # type: ignore[return-value]
     finally:
         env.close()

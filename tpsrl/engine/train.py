@@ -117,12 +117,12 @@ def probe(factory: EnvFactory) -> tuple[Any, Any]:
         return probe_spaces(factory)
     env_id, kwargs = factory.id, factory.kwargs
     try:
-        return probe_spaces(factory)
+        return probe_spaces(factory, reset=True)
     except EnvContractError as e:
         raise ConfigError(f"env.id={env_id!r}: {e}") from None
     except Exception as e:  # gymnasium's and the env constructor's own errors
         first = (str(e).strip().splitlines() or [""])[0]
-        field_name = "env.kwargs" if kwargs and isinstance(e, TypeError | ValueError) else "env.id"
+        field_name = "env.kwargs" if kwargs and isinstance(e, TypeError | ValueError | OSError) else "env.id"
         value = kwargs if field_name == "env.kwargs" else env_id
         raise ConfigError(
             f"{field_name}={value!r} is invalid: {type(e).__name__}: {first}; accepted: a registered gymnasium "

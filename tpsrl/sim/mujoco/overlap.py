@@ -16,8 +16,10 @@ import numpy as np
 from ..episode import EpisodeError, EpisodeSpec
 from .robot import GROUP_ROBOT
 
-PENETRATION_TOL = 0.04
-"""Deepest overlap accepted at reset (m): sampled episodes start with none, resting contacts with ~0."""
+ROBOT_OVERLAP_TOL = 0.04
+"""Deepest overlap of the robot accepted at reset (m); sampled episodes start with none."""
+OBJECT_OVERLAP_TOL = 0.015
+"""Deepest overlap of an object accepted at reset (m): resting contacts are ~0, objects are 3-15 cm."""
 ROBOT_FOOTPRINT = 0.25
 """Radius (m) around the base centre in which no free object may start (it would rest on the robot)."""
 BAD_STATE_WARNINGS = tuple(
@@ -58,19 +60,20 @@ def check_initial_state(
     objects = {o.handle: i for i, o in enumerate(spec.objects)}
     held = f"obj:{spec.held}" if spec.held is not None else None
     for c in d.contact[: d.ncon]:
-        if c.dist >= -PENETRATION_TOL:
+        if c.dist >= -OBJECT_OVERLAP_TOL:
             continue
         names = (m.geom(c.geom1).name, m.geom(c.geom2).name)
         if held in names:
             continue
         a, b = (_label(m, g, objects) for g in (c.geom1, c.geom2))
-        if a == b == "the robot":
+        tol = ROBOT_OVERLAP_TOL if "the robot" in (a, b) else OBJECT_OVERLAP_TOL
+        if a == b == "the robot" or c.dist >= -tol:
             continue
         first, second = (a, b) if a.startswith(("the robot", "objects")) else (b, a)
         raise EpisodeError(
             f"{source}: {first} starts inside {second} ({-c.dist:.3f} m deep at "
             f"({c.pos[0]:.2f}, {c.pos[1]:.2f}, {c.pos[2]:.2f})); accepted: poses in free space "
-            f"(overlap <= {PENETRATION_TOL} m)"
+            f"(overlap <= {tol} m)"
         )
     _check_on_robot(spec, source)
 
