@@ -228,7 +228,7 @@ def ground_episode(
     half_open = {
         fact("closed", h) for h, v in joints.items() if not is_opened(h, v, th) and not is_closed(v, th)
     }
-    problem = problem.with_init(problem.init - half_open)
+    problem = problem.with_init(_held_at_start(problem.init - half_open, spec.held))
     return Grounding(
         spec,
         episode,
@@ -237,6 +237,14 @@ def ground_episode(
         {goal_name(t.handle): t.goal for t in spec.targets},
         {goal_name(t.handle): t.handle for t in spec.targets},
     )
+
+
+def _held_at_start(init: State, held: str | None) -> State:
+    """The spec's ``held`` object is in hand, not where it was placed."""
+    if held is None:
+        return init
+    placed = {f for f in init if f.predicate in ("in", "on_surface") and f.args[0] == held}
+    return (init - placed - {fact("hand_empty")}) | {fact("holding", held)}
 
 
 def _receptacles(joints: Mapping[str, float], spec: EpisodeSpec, th: Thresholds) -> dict[str, ReceptacleSpec]:

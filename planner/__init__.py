@@ -12,6 +12,8 @@ Typical use::
 See docs/planner.md.
 """
 
+from planner.consistency import Contradiction
+from planner.diagnose import half_open
 from planner.domain import Domain, PddlError, builtin_domain, load_domain
 from planner.episode import Episode, EpisodeError, GoalSpec, ObjectSpec, ReceptacleSpec
 from planner.facts import (
@@ -28,6 +30,7 @@ from planner.facts import (
 from planner.monitor import ExecutionMonitor, MonitorStatus, StepFailure, execute
 from planner.names import NameMap
 from planner.problem import (
+    InconsistentStateError,
     Problem,
     ProblemError,
     load_problem,
@@ -43,6 +46,7 @@ from planner.skills import SkillCall, skill_call
 __all__ = [
     "REFERENCE_PLAN_LENGTHS",
     "SCENARIOS",
+    "Contradiction",
     "Domain",
     "Episode",
     "EpisodeError",
@@ -50,6 +54,7 @@ __all__ = [
     "Fact",
     "GoalSpec",
     "GroundAction",
+    "InconsistentStateError",
     "InvalidPlanError",
     "MonitorStatus",
     "NameMap",
@@ -67,6 +72,7 @@ __all__ = [
     "execute",
     "fact",
     "get_scenario",
+    "half_open",
     "load_domain",
     "load_problem",
     "observed_state",

@@ -170,3 +170,12 @@ def test_translation_of_simulator_facts(backend: MujocoBackend, spec: EpisodeSpe
 def test_unknown_articulation_kind_is_named(spec: EpisodeSpec) -> None:
     with pytest.raises(GroundingError, match=r"'oven' is no known receptacle kind; accepted prefixes"):
         ground_episode(dataclasses.replace(spec, articulations=(("oven", 0.0),)))
+
+
+def test_object_held_at_the_start_is_in_hand(spec: EpisodeSpec) -> None:
+    grounding = ground_episode(dataclasses.replace(spec, held="obj2"))
+    init = grounding.problem.init
+    assert fact("holding", "obj2") in init
+    assert fact("hand_empty") not in init and fact("on_surface", "obj2") not in init
+    result = plan(grounding.problem, grounding.domain)
+    assert isinstance(result, Plan) and [a.name for a in result.actions[:2]] == ["nav", "place"]
