@@ -6,7 +6,7 @@ import pytest
 
 from planner.domain import Domain
 from planner.episode import Episode, EpisodeError, GoalSpec, ObjectSpec, ReceptacleSpec
-from planner.facts import NoPlan, Plan, fact, simulate
+from planner.facts import Fact, NoPlan, Plan, fact, simulate
 from planner.problem import Problem, ProblemError, observed_state, problem_from_episode, problem_from_facts
 from planner.search import plan, relevant_objects
 
@@ -143,3 +143,29 @@ def test_nav_leaves_every_place_the_robot_was_near(nav_domain: Domain) -> None:
         state = simulate(state, [action])
         if action.name == "nav":
             assert {f for f in state if f.predicate == "robot_at"} == {fact("robot_at", action.args[0])}
+
+
+@pytest.mark.parametrize(
+    ("goal", "length"),
+    [
+        # The minimal case: nav fridge, open, nav apple, pick, nav shelf, place_in.
+        (fact("in", "apple", "fridge"), 6),
+        # Out of the fridge onto a surface: nav fridge, open, nav pear, pick_from, nav table, place.
+        (fact("on_surface", "pear"), 6),
+    ],
+)
+def test_in_and_on_surface_goals_are_planned_with_pruning(
+    goal: Fact, length: int, nav_domain: Domain
+) -> None:
+    episode = Episode(
+        objects=(ObjectSpec("apple"), ObjectSpec("pear", start="fridge"), ObjectSpec("mug")),
+        goals=(GoalSpec("shelf", receptacle="fridge"), GoalSpec("table")),
+        receptacles=(FRIDGE,),
+    )
+    base = problem_from_episode(episode)
+    problem = Problem("p", base.objects, base.init, frozenset({goal}))
+    pruned, full = plan(problem, nav_domain), plan(problem, nav_domain, prune=False)
+    assert isinstance(pruned, Plan) and isinstance(full, Plan)
+    assert len(pruned) == len(full) == length
+    assert goal in simulate(problem.init, pruned.actions)
+    assert "mug" not in relevant_objects(problem)
