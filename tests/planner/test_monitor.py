@@ -201,7 +201,7 @@ def test_half_open_door_that_must_end_closed_suggests_closing(nav_domain: Domain
     assert result.unreachable == (fact("closed", "fridge"),)
 
 
-def test_irrelevant_half_open_drawer_does_not_block(nav_domain: Domain) -> None:
+def test_irrelevant_half_open_fridge_does_not_block(nav_domain: Domain) -> None:
     problem = _problem("tidy_house")  # the drawer holds object_0; the fridge is not involved
     facts = [f.to_tuple() for f in problem.init if f != fact("closed", "fridge")]
     state = observed_state(
