@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -215,8 +217,7 @@ def test_stale_temp_dirs_are_removed_live_ones_kept(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_temp_dir_of_a_killed_trainer_is_removed_by_the_next_run(tmp_path: Path) -> None:
-    tmp, run_dir = tmp_path / "tmp", tmp_path / "run"
-    tmp.mkdir()
+    tmp, run_dir = Path(tempfile.mkdtemp(dir="/tmp")), tmp_path / "run"  # short: AF_UNIX paths are <= 107
     proc = cli([*TINY, "engine.serial=false", f"run.dir={run_dir}", "run.total_steps=100000000"],
                env={"TMPDIR": str(tmp)})  # fmt: skip
     wait_for(lambda: len(metric_updates(run_dir)) >= 1, proc)
@@ -226,3 +227,4 @@ def test_temp_dir_of_a_killed_trainer_is_removed_by_the_next_run(tmp_path: Path)
     code = "from tpsrl.engine.rundir import use_run_temp_dir; print(use_run_temp_dir())"
     subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "TMPDIR": str(tmp)})
     assert not (tmp / f"tpsrl-{proc.pid}").exists()
+    shutil.rmtree(tmp)

@@ -23,6 +23,8 @@ CLAIM = ".tpsrl-run"
 _TIMESTAMPED = re.compile(r"\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}$")
 _PARTIAL = re.compile(r"^\..+\.tmp(\d+)$")
 _TEMP_PREFIX = "tpsrl-"
+_SOCKET_PATH_MAX = 107  # AF_UNIX path limit on Linux, less the terminating NUL
+_SOCKET_SUFFIX = len("/pymp-xxxxxxxx/listener-xxxxxxxx")
 
 
 class RunDirError(RuntimeError):
@@ -125,13 +127,16 @@ def remove_partial_checkpoints(directory: Path) -> list[Path]:
 def use_run_temp_dir() -> Path | None:
     """Points multiprocessing's temporary directory (the forkserver's socket lives there) at
     `$TMPDIR/tpsrl-<pid>/`, removed at exit, after removing those of processes that are gone (a trainer
-    killed with SIGKILL cannot remove its own). Does nothing once multiprocessing has chosen one."""
+    killed with SIGKILL cannot remove its own). Does nothing once multiprocessing has chosen one, or when
+    `$TMPDIR` is too long for a socket path under it (multiprocessing's own choice is kept then)."""
     config = multiprocessing.process.current_process()._config  # type: ignore[attr-defined]
     if config.get("tempdir") is not None:
         return None
     root = Path(tempfile.gettempdir())
     remove_stale_temp_dirs(root)
     own = root / f"{_TEMP_PREFIX}{os.getpid()}"
+    if len(str(own)) + _SOCKET_SUFFIX > _SOCKET_PATH_MAX:  # the forkserver's AF_UNIX address would not fit
+        return None
     own.mkdir(mode=0o700, exist_ok=True)
     path = Path(tempfile.mkdtemp(prefix="pymp-", dir=own))
     config["tempdir"] = str(path)

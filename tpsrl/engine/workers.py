@@ -254,6 +254,7 @@ def worker_main(envs: range, factories: Sequence[EnvFactory], conn: mpc.Connecti
                 block: Any, spec: shm.ShmSpec, n: int) -> None:  # fmt: skip
     """Entry point of a worker process stepping `envs` (built from `factories`, one per env)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle; it closes us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the trainer's stop handler (inherited with fork)
     views = shm.views(block, spec, n)
     runners: dict[int, EnvRunner] = {}
     for env, factory in zip(envs, factories, strict=True):
