@@ -1,0 +1,243 @@
+"""The hierarchical agent: the task planner's plan run skill by skill in one HAB episode env.
+
+Per hab-reference "Skill execution inside a HAB episode": each planned action becomes a skill call
+(`evaluation.grounding`); the skill's policy sees its own task's observations and action space
+(`evaluation.skillview`) and runs until its own `done()` or a step limit (default 200, nav 300); a
+reset-arm phase (at most 50 steps) then returns the arm to its resting joint pose. After each skill the
+execution monitor (`planner.ExecutionMonitor`) compares the world's facts with the plan and replans
+when they deviate. Once the plan is done the agent calls stop; the episode is a full success when the
+PDDL goal holds at that moment.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from evaluation.grounding import GroundedCall, Grounding, ground_episode, sim_facts
+from evaluation.metrics import EpisodeResult, SkillRecord, StageTracker
+from evaluation.policies import SkillSources, get_agent
+from evaluation.skillview import SkillView, call_spec, full_action, skill_env_config
+from planner import ExecutionMonitor, MonitorStatus, ProblemError, StepFailure
+from skills.policy import ActionLayout, SkillPolicy
+from skills.scripted.control import REST_JOINTS, Robot
+from tpsrl.sim.backend import DepthSettings
+from tpsrl.sim.env import EnvConfig, RearrangeEnv
+from tpsrl.sim.episode import EpisodeSpec
+
+__all__ = ["AgentConfig", "HierarchicalAgent", "StepInfo", "make_episode_env"]
+
+FORCE_LIMIT = 1e4  # HAB's instant force limit (N); a skill call above it failed by force
+REST_JOINT_TOL = 0.05  # rad: the reset-arm phase ends when every arm joint is this close to rest
+
+
+@dataclass
+class AgentConfig:
+    """How skills are chained in an episode."""
+
+    skill_steps: int = 200
+    """Step limit of a skill call (hab-reference: 200)."""
+    nav_steps: int = 300
+    """Step limit of a nav call (hab-reference: 300)."""
+    reset_arm_steps: int = 50
+    """Step limit of the reset-arm phase after each skill (hab-reference: 50)."""
+    max_replans: int = 3
+    """Replans the execution monitor may make per episode."""
+    max_skill_calls: int = 60
+    """Skill calls per episode before it is cut off."""
+    max_steps: int = 6000
+    """Env steps per episode before it is cut off (HAB's monolithic cap is 3000; 20 calls x 250 exceed it)."""
+    depth: int = 0
+    """Head depth resolution of the episode env (0: none); learned skills with depth need theirs."""
+
+
+@dataclass
+class StepInfo:
+    """What a step observer (videos) is told about the agent's progress."""
+
+    skill: str
+    call: int
+    plan_len: int
+    stages: list[bool]
+    stage_names: list[str]
+    replans: int
+    steps: int
+
+
+Observer = Callable[[RearrangeEnv, StepInfo], None]
+
+
+def make_episode_env(depth: int = 0) -> RearrangeEnv:
+    """The HAB episode env: full action space (arm, grip, base, stop), no step cap of its own."""
+    dep = DepthSettings(mode="raycast", height=depth, width=depth) if depth else DepthSettings("none")
+    obs = ("is_holding",) + (("head_depth",) if depth else ())
+    return RearrangeEnv(EnvConfig(observations=obs, depth=dep, max_steps=10**9, n_targets=1))
+
+
+@dataclass
+class _Episode:
+    """Mutable state of one running episode."""
+
+    env: RearrangeEnv
+    spec: EpisodeSpec
+    grounding: Grounding
+    tracker: StageTracker
+    monitor: ExecutionMonitor
+    observer: Observer | None
+    steps: int = 0
+    unstable: bool = False
+    records: list[SkillRecord] = field(default_factory=list)
+
+
+class HierarchicalAgent:
+    """TP-SRL / TP-SPA: plan, then run each planned action with its skill policy."""
+
+    def __init__(self, agent: str, sources: SkillSources, cfg: AgentConfig | None = None) -> None:
+        self.name = agent
+        self.spec = get_agent(agent)
+        self.sources = sources
+        self.cfg = cfg or AgentConfig()
+        self._policies: dict[str, SkillPolicy] = {}
+        self._env_cfgs: dict[str, EnvConfig] = {}
+
+    def _policy(self, skill: str) -> tuple[SkillPolicy, EnvConfig]:
+        if skill not in self._policies:
+            self._policies[skill] = self.sources.make(skill)
+            base = self.sources.base_movement.get(skill, True)
+            self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)
+        return self._policies[skill], self._env_cfgs[skill]
+
+    def run(self, env: RearrangeEnv, spec: EpisodeSpec, scenario: str = "", index: int = 0,
+            observer: Observer | None = None) -> EpisodeResult:  # fmt: skip
+        """Run one HAB episode in `env` and score it."""
+        t0 = time.perf_counter()
+        env.reset(options={"episode": spec})
+        grounding = ground_episode(spec, self.spec.domain, articulations=env.backend.rules().articulations)
+        monitor = ExecutionMonitor(
+            grounding.problem_from(env.backend), grounding.domain, max_replans=self.cfg.max_replans
+        )
+        ep = _Episode(env, spec, grounding, StageTracker(spec), monitor, observer)
+        plan_len = len(monitor.remaining)
+        error = self._execute(ep)
+        goal = grounding.problem.goal <= grounding.observe(env.backend) if not ep.unstable else False
+        stopped = monitor.status is MonitorStatus.SUCCEEDED and not ep.unstable
+        if stopped:
+            env.step(ActionLayout.of(env).make(stop=True))
+            ep.steps += 1
+        result = EpisodeResult(
+            index, spec.episode_id, spec.layout, scenario, self.name, goal and stopped, goal, stopped,
+            ep.steps, ep.tracker.names, ep.tracker.success(), dict(ep.tracker.first), plan_len,
+            monitor.replans, skills=ep.records, seconds=time.perf_counter() - t0,
+        )  # fmt: skip
+        if not result.full_success:
+            _attribute(result, ep, error)
+        return result
+
+    def _execute(self, ep: _Episode) -> str:
+        """Run the monitor loop; returns why it ended early ("" when the monitor finished)."""
+        cfg = self.cfg
+        while (action := ep.monitor.next_action) is not None:
+            if len(ep.records) >= cfg.max_skill_calls or ep.steps >= cfg.max_steps:
+                return "episode_cap"
+            call = ep.grounding.skill_call(action)
+            rec, before = self._run_skill(ep, call)
+            ep.records.append(rec)
+            if ep.unstable:
+                rec.failure = "unstable"
+                return "unstable"
+            self._reset_arm(ep)
+            try:
+                failure = ep.monitor.observe(ep.grounding.planner_facts(sim_facts(ep.env.backend)))
+            except ProblemError as e:
+                rec.failure, rec.detail = "effect_missing", str(e)
+                return "effect_missing"
+            if failure is not None:
+                rec.failure, rec.detail = _cause(call, rec, before, ep, failure), failure.reason
+        return ""
+
+    def _run_skill(self, ep: _Episode, call: GroundedCall) -> tuple[SkillRecord, dict[str, Any]]:
+        """One skill call until its own termination or its step limit."""
+        policy, env_cfg = self._policy(call.skill)
+        env, b = ep.env, ep.env.backend
+        view = SkillView(env, call.skill, env_cfg, call_spec(ep.spec, call, b))
+        full = ActionLayout.of(env)
+        policy.reset(view)
+        limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
+        before = {"held": b.held, "max_force": 0.0, "held_target": False}
+        steps, done = 0, False
+        while steps < limit and not done:
+            a = policy.act(view.observe(), view)
+            _, _, _, _, info = env.step(full_action(view, a, full, held=b.held is not None))
+            steps += 1
+            self._after_step(ep, call.skill)
+            before["max_force"] = max(before["max_force"], float(info.get("force_instant", 0.0)))
+            before["held_target"] = before["held_target"] or b.held == call.target
+            if info.get("physics_unstable"):
+                ep.unstable = True
+                break
+            done = policy.done()
+        return SkillRecord(call.skill, str(call), steps, done), before
+
+    def _after_step(self, ep: _Episode, skill: str) -> None:
+        ep.steps += 1
+        ep.tracker.update(ep.env.backend, ep.steps)
+        if ep.observer is not None:
+            m = ep.monitor
+            info = StepInfo(
+                skill, len(m.executed) + 1, len(m.executed) + len(m.remaining), ep.tracker.success(),
+                ep.tracker.names, m.replans, ep.steps,
+            )  # fmt: skip
+            ep.observer(ep.env, info)
+
+    def _reset_arm(self, ep: _Episode) -> None:
+        """Return the arm to its resting joint pose (at most reset_arm_steps steps), keeping the grip."""
+        r = Robot(ep.env)
+        for _ in range(self.cfg.reset_arm_steps):
+            if float(np.abs(ep.env.backend.arm_qpos - REST_JOINTS).max()) < REST_JOINT_TOL:
+                return
+            r.grip = 1.0 if ep.env.backend.held is not None else -1.0
+            _, _, _, _, info = ep.env.step(r.flat(r.joints_to(REST_JOINTS)))
+            self._after_step(ep, "reset_arm")
+            if info.get("physics_unstable"):
+                ep.unstable = True
+                return
+
+
+def _cause(call: GroundedCall, rec: SkillRecord, before: dict[str, Any], ep: _Episode, f: StepFailure) -> str:
+    """How a skill call failed, given the monitor's failure (docs/evaluation.md "Failure attribution")."""
+    b = ep.env.backend
+    if before["max_force"] > FORCE_LIMIT:
+        return "force"
+    if call.skill == "pick" and b.held is not None and b.held != call.target:
+        return "wrong_grasp"
+    if before["held"] is not None and b.held is None and call.skill != "place":
+        return "drop"
+    if call.skill == "pick" and before["held_target"] and b.held != call.target:
+        return "drop"
+    if not rec.done:
+        return "timeout"
+    if call.skill == "nav_to_obj" and any(m.predicate == "robot_at" for m in f.missing):
+        return "stop_far"
+    if call.skill == "place" and b.held is None and any(m.predicate == "object_at" for m in f.missing):
+        return "release_away"
+    return "effect_missing"
+
+
+def _attribute(result: EpisodeResult, ep: _Episode, error: str) -> None:
+    """Which skill failed and how: the last failed call, else the planner, the cap, or the final state."""
+    failed = [r for r in ep.records if r.failure]
+    no_plan = ep.monitor.no_plan
+    if failed:
+        last = failed[-1]
+        result.failed_skill, result.failure, result.failure_detail = last.skill, last.failure, last.detail
+    elif no_plan is not None:
+        result.failed_skill, result.failure, result.failure_detail = "planner", "no_plan", no_plan.reason
+    elif error:
+        result.failed_skill, result.failure = (ep.records[-1].skill if ep.records else "planner"), error
+    else:
+        result.failed_skill, result.failure = "agent", "effect_missing"
+        result.failure_detail = "the plan finished but the goal does not hold"
