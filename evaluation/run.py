@@ -1,0 +1,270 @@
+"""`tpsrl-eval`: evaluate one agent variant on one HAB scenario.
+
+Episodes run in worker processes (`processes`, default all cores; 1 runs them in this process with the
+same code). Each finished episode is appended at once to `<run dir>/results.jsonl`, so a run stopped by
+Ctrl-C keeps every finished episode, and `resume=<run dir>` runs only the missing ones. A run directory
+is never reused without `resume=`. The output ends with the summary table and one JSON object on the
+last line (`scenario`, `agent`, `episodes`, `full_success`, `stage_names`, `stage_success`, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from evaluation.agent import HierarchicalAgent, make_episode_env
+from evaluation.config import ConfigError, EvalConfig, parse_overrides
+from evaluation.episodes import episode_file
+from evaluation.metrics import EpisodeResult, summarize, summary_table
+from evaluation.policies import MissingCheckpointError, skill_sources
+from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes
+
+__all__ = ["evaluate", "main", "run_directory"]
+
+SCENARIO_SKILLS: dict[str, tuple[str, ...]] = {
+    "tidy_house": ("nav_to_obj", "pick", "place", "open_fridge", "open_drawer"),
+    "prepare_groceries": ("nav_to_obj", "pick", "place"),
+    "set_table": ("nav_to_obj", "pick", "place", "open_fridge", "open_drawer"),
+}
+"""Skills a scenario's plans may call (checked for checkpoints before anything runs)."""
+
+
+class RunDirError(ValueError):
+    """A resume directory that is missing or belongs to another evaluation."""
+
+
+# ------------------------------------------------------------------------------------------ workers
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
+    """Build the agent and env once per worker; Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sources = skill_sources(
+        cfg.agent, cfg.scripted_skills, needed=_needed(cfg), directory=Path(cfg.checkpoint_dir)
+    )
+    _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
+
+
+def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
+    """One episode in this worker (with a video for the first `videos`)."""
+    cfg: EvalConfig = _WORKER["cfg"]
+    agent: HierarchicalAgent = _WORKER["agent"]
+    spec = EpisodeSpec.from_json(spec_json)
+    recorder = None
+    if index < cfg.videos:
+        from evaluation.video import VIDEO_DEPTH, EpisodeRecorder
+
+        env = _WORKER.get("video_env") or make_episode_env(max(VIDEO_DEPTH, cfg.chain.depth))
+        _WORKER["video_env"], recorder = env, EpisodeRecorder()
+    else:
+        env = _WORKER.get("env") or make_episode_env(cfg.chain.depth)
+        _WORKER["env"] = env
+    result = agent.run(env, spec, cfg.scenario, index, observer=recorder)
+    if recorder is not None:
+        recorder.write(_WORKER["run_dir"] / "videos" / f"episode_{index:04d}.mp4")
+    return result.to_dict()
+
+
+def _needed(cfg: EvalConfig) -> tuple[str, ...]:
+    return SCENARIO_SKILLS[cfg.scenario]
+
+
+# ------------------------------------------------------------------------------------------ run dir
+def run_directory(cfg: EvalConfig) -> Path:
+    """A fresh run directory (`<out_dir>/<scenario>-<agent>-NNNN`), or the resume one after checking it."""
+    if cfg.resume:
+        d = Path(cfg.resume)
+        if not (d / "config.json").exists():
+            raise RunDirError(f"resume: {d} is not an evaluation run directory (no config.json)")
+        saved = json.loads((d / "config.json").read_text())
+        for key in ("scenario", "agent", "seed", "episodes_file", "scripted"):
+            if saved.get(key) != getattr(cfg, key):
+                raise RunDirError(
+                    f"resume: {d} was run with {key}={saved.get(key)!r}, not {getattr(cfg, key)!r}"
+                )
+        return d
+    parent = Path(cfg.out_dir)
+    parent.mkdir(parents=True, exist_ok=True)
+    for k in range(10_000):
+        d = parent / f"{cfg.scenario}-{cfg.agent}-{k:04d}"
+        try:
+            d.mkdir()
+        except FileExistsError:
+            continue
+        (d / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+        return d
+    raise RunDirError(f"out_dir: {parent} has no free run directory name left")
+
+
+def _episodes(cfg: EvalConfig, run_dir: Path) -> list[EpisodeSpec]:
+    path = (
+        Path(cfg.episodes_file)
+        if cfg.episodes_file
+        else episode_file(cfg.scenario, cfg.episodes, cfg.seed, run_dir)
+    )
+    eps = load_episodes(path)
+    if len(eps) < cfg.episodes:
+        raise EpisodeError(f"{path}: holds {len(eps)} episodes, episodes={cfg.episodes} asked for")
+    return eps[: cfg.episodes]
+
+
+def _finished(run_dir: Path) -> dict[int, EpisodeResult]:
+    """Results already in the run directory (a torn last line from a kill is ignored)."""
+    path = run_dir / "results.jsonl"
+    out: dict[int, EpisodeResult] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                r = EpisodeResult.from_dict(json.loads(line))
+            except (json.JSONDecodeError, TypeError):
+                continue
+            out[r.index] = r
+    return out
+
+
+# ------------------------------------------------------------------------------------------ driver
+class _Progress:
+    """tqdm bar: episodes done, success so far, ETA (silent when disabled)."""
+
+    def __init__(self, total: int, done: list[EpisodeResult], enabled: bool) -> None:
+        from tqdm import tqdm
+
+        self.ok = sum(r.full_success for r in done)
+        self.n = len(done)
+        self.bar = tqdm(total=total, initial=len(done), unit="ep", disable=not enabled, file=sys.stderr)
+
+    def add(self, r: EpisodeResult) -> None:
+        self.n += 1
+        self.ok += r.full_success
+        self.bar.set_postfix_str(f"success {self.ok}/{self.n} ({100 * self.ok / self.n:.0f}%)")
+        self.bar.update(1)
+
+
+def _submit_all(pool: ProcessPoolExecutor, todo: list[tuple[int, EpisodeSpec]]) -> dict[Future, int]:
+    return {pool.submit(_run_episode, i, spec.to_json()): i for i, spec in todo}
+
+
+def _collect(futures: dict[Future, int], sink: Any) -> None:
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for f in done:
+            sink(EpisodeResult.from_dict(f.result()))
+
+
+def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
+    """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
+    # Fail fast on missing checkpoints, before a run directory or any process exists.
+    skill_sources(cfg.agent, cfg.scripted_skills, needed=_needed(cfg), directory=Path(cfg.checkpoint_dir))
+    run_dir = run_directory(cfg)
+    episodes = _episodes(cfg, run_dir)
+    finished = _finished(run_dir)
+    todo = [(i, s) for i, s in enumerate(episodes) if i not in finished]
+    procs = cfg.processes or os.cpu_count() or 1
+    progress = _Progress(len(episodes), list(finished.values()), cfg.progress)
+    fresh: list[EpisodeResult] = []
+    t0 = time.perf_counter()
+
+    def sink(r: EpisodeResult) -> None:
+        with open(run_dir / "results.jsonl", "a") as f:
+            f.write(json.dumps(r.to_dict()) + "\n")
+        finished[r.index] = r
+        fresh.append(r)
+        progress.add(r)
+
+    interrupted = False
+    try:
+        if procs == 1 or len(todo) <= 1:
+            _init_worker(cfg, str(run_dir))
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            for i, spec in todo:
+                sink(EpisodeResult.from_dict(_run_episode(i, spec.to_json())))
+        else:
+            with ProcessPoolExecutor(
+                min(procs, len(todo)), initializer=_init_worker, initargs=(cfg, str(run_dir))
+            ) as pool:
+                futures = _submit_all(pool, todo)
+                try:
+                    _collect(futures, sink)
+                except KeyboardInterrupt:
+                    interrupted = True
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    for f, _ in futures.items():
+                        if f.done() and not f.cancelled() and f.exception() is None:
+                            r = EpisodeResult.from_dict(f.result())
+                            if r.index not in {x.index for x in fresh}:
+                                sink(r)
+    except KeyboardInterrupt:
+        interrupted = True
+    progress.bar.close()
+    wall = time.perf_counter() - t0
+    record = _record(cfg, run_dir, [finished[i] for i in sorted(finished)], fresh, wall, procs)
+    record["interrupted"] = interrupted
+    return record, run_dir
+
+
+def _record(
+    cfg: EvalConfig,
+    run_dir: Path,
+    results: list[EpisodeResult],
+    fresh: list[EpisodeResult],
+    wall: float,
+    procs: int,
+) -> dict[str, Any]:
+    s = summarize(results)
+    steps = sum(r.steps for r in fresh)
+    return {
+        "scenario": cfg.scenario,
+        "agent": cfg.agent,
+        "episodes": s["episodes"],
+        "episodes_asked": cfg.episodes,
+        "full_success": s["full_success"]["rate"],
+        "full_success_ci": [s["full_success"]["lo"], s["full_success"]["hi"]],
+        "stage_names": s["stage_names"],
+        "stage_success": [x["rate"] for x in s["stage"]],
+        "stage_ci": [[x["lo"], x["hi"]] for x in s["stage"]],
+        "mean_steps": s["mean_steps"],
+        "failures": s["failures"],
+        "replanned_episodes": s["replanned_episodes"],
+        "rescued_by_replanning": s["rescued_by_replanning"],
+        "env_steps_per_second": steps / wall if wall > 0 and fresh else None,
+        "processes": procs,
+        "run_dir": str(run_dir),
+        "summary": s,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    try:
+        cfg = parse_overrides(argv)
+        record, run_dir = evaluate(cfg)
+    except (ConfigError, MissingCheckpointError, RunDirError, EpisodeError) as e:
+        print(f"tpsrl-eval: {e}", file=sys.stderr)
+        return 2
+    title = f"{cfg.scenario} / {cfg.agent}: {record['episodes']} of {cfg.episodes} episodes ({run_dir})"
+    print(summary_table(record["summary"], title))
+    if record["interrupted"]:
+        print(f"interrupted: finished episodes are kept; continue with: tpsrl-eval resume={run_dir}")
+    sps = record["env_steps_per_second"]
+    if sps:
+        print(f"throughput: {sps:.0f} env steps/s over {record['processes']} process(es)")
+    (run_dir / "summary.json").write_text(json.dumps(record, indent=1))
+    print(json.dumps({k: v for k, v in record.items() if k != "summary"}))
+    return 130 if record["interrupted"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
