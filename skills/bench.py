@@ -17,6 +17,7 @@ import numpy as np
 
 from skills.scripted import make_scripted
 from skills.scripted.envs import SKILLS, make_skill_env, rollout
+from tpsrl.sim.episode import EpisodeError
 
 
 class RandomPolicy:
@@ -39,12 +40,21 @@ class RandomPolicy:
 def success_rate(
     skill: str, split: str, episodes: int, scripted: bool, seed0: int
 ) -> tuple[float, list[int], dict[str, int]]:
-    """(success rate, layouts of the failed episodes, failed episodes per `fail/<cause>`)."""
+    """(success rate, layouts of the failed episodes, failed episodes per `fail/<cause>`).
+
+    A seed whose episode the simulator rejects at reset (`EpisodeError`: the sampled spawn is not a
+    valid initial state) is skipped and counted as `spawn_error`, outside the rate's denominator.
+    """
     env = make_skill_env(skill, split=split)
-    ok, failed, causes = 0, [], {}
+    ok, done, failed, causes = 0, 0, [], {}
     for i in range(episodes):
         policy = make_scripted(skill) if scripted else RandomPolicy(skill, seed0 + i)
-        out = rollout(env, policy, seed=seed0 + i)
+        try:
+            out = rollout(env, policy, seed=seed0 + i)
+        except EpisodeError:
+            causes["spawn_error"] = causes.get("spawn_error", 0) + 1
+            continue
+        done += 1
         ok += out.success
         if not out.success:
             failed.append(out.layout)
@@ -52,12 +62,23 @@ def success_rate(
                 if k.startswith("fail/") and v:
                     causes[k[5:]] = causes.get(k[5:], 0) + 1
     env.close()
-    return ok / max(episodes, 1), failed, causes
+    return ok / max(done, 1), failed, causes
+
+
+def _reset(env, seed: int | None = None, tries: int = 20) -> None:
+    """Reset, sampling again when the simulator rejects the sampled episode (`EpisodeError`)."""
+    for k in range(tries):
+        try:
+            env.reset(seed=None if seed is None else seed + k)
+            return
+        except EpisodeError:
+            continue
+    raise RuntimeError(f"{tries} episodes in a row rejected at reset")
 
 
 def steps_per_s(skill: str, depth: int, steps: int) -> float:
     env = make_skill_env(skill, depth=depth)
-    env.reset(seed=0)
+    _reset(env, seed=0)
     env.action_space.seed(0)
     spent, n = 0.0, 0
     while n < steps:  # steps only: resets (scene compiles on a new layout) are not timed
@@ -67,7 +88,7 @@ def steps_per_s(skill: str, depth: int, steps: int) -> float:
         spent += time.perf_counter() - t0
         n += 1
         if term or trunc:
-            env.reset()
+            _reset(env)
     env.close()
     return n / spent
 
