@@ -1,11 +1,13 @@
 """HAB metrics: stage-wise success, full-task success, steps, failure attribution, summaries with CIs.
 
-Stages (hab-reference "Stage-wise metric") come from the episode spec alone, so every episode of a
-scenario has the same names: per target in spec order, ``open_<container>`` when it starts in a closed
-container, then ``pick_<handle>`` (held) and ``place_<handle>`` (not held, within 0.3 m of its goal).
-`StageTracker` checks them on the live simulator after every step and remembers when each was first
-reached. A stage counts as a success when it and every stage before it were reached (in order), so the
-stage curve never rises. Intervals are Wilson 95% (`skills.evaluate.wilson_interval`).
+Stages (hab-reference "Stage-wise metric") have the same names in every episode of a scenario: per target
+in spec order, ``open_<container>`` when it starts in a closed container, then ``pick_<k>`` (k target
+objects have been held) and ``place_<k>`` (k target objects have been put down within 0.3 m of their
+goals). Counting objects rather than naming them keeps the curve meaningful whatever order the planner
+chooses. `StageTracker` checks the live simulator after every step and remembers when each object was
+first held and first placed and each container first opened. A stage counts as a success when it and
+every stage before it were reached, so the stage curve never rises. Intervals are Wilson 95%
+(`skills.evaluate.wilson_interval`).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ FAILURE_CAUSES = (
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage goal: `kind` (open, pick, place) of `subject` (a container or an object handle)."""
+    """One stage goal: `kind` (open, pick, place) and `subject` (a container, or the count k of objects)."""
 
     kind: str
     subject: str
@@ -60,34 +62,44 @@ def stages_of(spec: EpisodeSpec) -> tuple[Stage, ...]:
     arts = spec.articulation_dict
     start = {o.handle: o.receptacle for o in spec.objects}
     out: list[Stage] = []
-    for t in spec.targets:
+    for k, t in enumerate(spec.targets, start=1):
         rec = start.get(t.handle)
         if rec in arts and not is_opened(rec, arts[rec], TH) and Stage("open", rec) not in out:
             out.append(Stage("open", rec))
-        out += [Stage("pick", t.handle), Stage("place", t.handle)]
+        out += [Stage("pick", str(k)), Stage("place", str(k))]
     return tuple(out)
 
 
 class StageTracker:
-    """Which stages of an episode have been reached, and at which env step first."""
+    """When each target was first held and first placed, and each container first opened."""
 
     def __init__(self, spec: EpisodeSpec) -> None:
         self.stages = stages_of(spec)
         self.goals = {t.handle: np.asarray(t.goal) for t in spec.targets}
-        self.first: dict[str, int] = {}
+        self.containers = [s.subject for s in self.stages if s.kind == "open"]
+        self.held: dict[str, int] = {}
+        self.placed: dict[str, int] = {}
+        self.opened: dict[str, int] = {}
 
     def update(self, backend: SimBackend, step: int) -> None:
-        for s in self.stages:
-            if s.name not in self.first and self._holds(s, backend):
-                self.first[s.name] = step
+        held = backend.held
+        if held in self.goals and held not in self.held:
+            self.held[held] = step
+        for h, goal in self.goals.items():
+            if h in self.held and h not in self.placed and held != h:
+                if float(np.linalg.norm(backend.object_pos(h) - goal)) < TH.object_at:
+                    self.placed[h] = step
+        for c in self.containers:
+            if c not in self.opened and is_opened(c, backend.articulation(c), TH):
+                self.opened[c] = step
 
-    def _holds(self, s: Stage, backend: SimBackend) -> bool:
-        if s.kind == "open":
-            return is_opened(s.subject, backend.articulation(s.subject), TH)
-        if s.kind == "pick":
-            return backend.held == s.subject
-        near = float(np.linalg.norm(backend.object_pos(s.subject) - self.goals[s.subject])) < TH.object_at
-        return backend.held != s.subject and near
+    @property
+    def first(self) -> dict[str, int]:
+        """Stage name -> the step it was first reached (reached stages only)."""
+        out = {f"open_{c}": t for c, t in self.opened.items()}
+        for kind, times in (("pick", self.held), ("place", self.placed)):
+            out.update({f"{kind}_{k}": t for k, t in enumerate(sorted(times.values()), start=1)})
+        return out
 
     @property
     def names(self) -> list[str]:
@@ -95,9 +107,10 @@ class StageTracker:
 
     def success(self) -> list[bool]:
         """Per stage: it and every earlier stage were reached."""
+        first = self.first
         out, ok = [], True
         for s in self.stages:
-            ok = ok and s.name in self.first
+            ok = ok and s.name in first
             out.append(ok)
         return out
 

@@ -1,0 +1,181 @@
+"""`tpsrl-eval-study`: every HAB scenario x every available agent variant, a Figure-6-style plot and a table.
+
+    tpsrl-eval-study episodes=100                         # all scenarios, every variant that can run
+    tpsrl-eval-study episodes=5 nonav_scripted=true       # NoNav with scripted pick/place as well
+    tpsrl-eval-study figure=docs/hab_stages.png table=docs/hab_results.md
+
+A learned variant whose checkpoints are missing is skipped with the reason printed. Output: the plot
+(PNG), a Markdown results table, one `tpsrl-eval` run directory per pair, and the evaluation throughput
+(env steps/s over all processes); the last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from evaluation.config import ConfigError, EvalConfig
+from evaluation.episodes import scenario_names
+from evaluation.plot import plot_stages
+from evaluation.policies import AGENTS, MissingCheckpointError
+from evaluation.run import evaluate
+
+__all__ = ["StudyConfig", "main", "markdown_table", "run_study"]
+
+
+@dataclass
+class StudyConfig:
+    """The study: which scenarios and variants, how many episodes, where outputs go."""
+
+    episodes: int = 100
+    """Episodes per scenario x variant."""
+    scenarios: str = ""
+    """Comma-separated scenarios (empty: all)."""
+    agents: str = ""
+    """Comma-separated agent variants (empty: all in evaluation.policies.AGENTS)."""
+    nonav_scripted: bool = False
+    """Also run tp_srl_nonav with scripted pick/place (the NoNav wiring check) when its learned skills are missing."""
+    processes: int = 0
+    """Worker processes per evaluation (0: all cores)."""
+    seed: int = 0
+    """Seed of the episode sets."""
+    out_dir: str = "runs/eval_study"
+    """Parent of the study directory (a new one per study); evaluations go inside it."""
+    figure: str = ""
+    """Where to write the PNG (empty: <study dir>/hab_stages.png)."""
+    table: str = ""
+    """Where to write the Markdown table (empty: <study dir>/hab_results.md)."""
+    progress: bool = True
+    """Progress bars."""
+
+
+def _names(text: str, accepted: list[str], key: str) -> list[str]:
+    out = [s.strip() for s in text.split(",") if s.strip()] or accepted
+    for s in out:
+        if s not in accepted:
+            raise ConfigError(f"{key}: unknown name {s!r}; accepted: {accepted}")
+    return out
+
+
+def _study_dir(parent: str) -> Path:
+    root = Path(parent)
+    root.mkdir(parents=True, exist_ok=True)
+    k = 0
+    while (root / f"study-{k:04d}").exists():
+        k += 1
+    d = root / f"study-{k:04d}"
+    d.mkdir()
+    return d
+
+
+def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, Any] | None:
+    base = EvalConfig(scenario, agent, cfg.episodes, cfg.seed, processes=cfg.processes,
+                      out_dir=str(study), progress=cfg.progress)  # fmt: skip
+    try:
+        record, _ = evaluate(base)
+        return record
+    except MissingCheckpointError as e:
+        if not (agent == "tp_srl_nonav" and cfg.nonav_scripted):
+            print(f"skipped {scenario} / {agent}: {str(e).splitlines()[0]}")
+            return None
+    record, _ = evaluate(
+        replace(base, scripted="pick,place,open_fridge,open_drawer,close_fridge,close_drawer")
+    )
+    record["agent"] = f"{agent} (scripted skills)"
+    return record
+
+
+def markdown_table(records: dict[str, list[dict[str, Any]]]) -> str:
+    """Full-task success with its 95% interval and the last stage reached, per scenario x variant."""
+    lines = [
+        "| scenario | agent | episodes | full success (95% CI) | stage success | top failures |",
+        "|---|---|---|---|---|---|",
+    ]
+    for scenario, runs in records.items():
+        for r in runs:
+            lo, hi = r["full_success_ci"]
+            stages = ", ".join(
+                f"{n} {100 * v:.0f}%" for n, v in zip(r["stage_names"], r["stage_success"], strict=True)
+            )
+            fails = ", ".join(f"{k} x{v}" for k, v in list(r["failures"].items())[:3]) or "-"
+            lines.append(
+                f"| {scenario} | {r['agent']} | {r['episodes']} | {100 * r['full_success']:.0f}% "
+                f"[{100 * lo:.0f}, {100 * hi:.0f}] | {stages} | {fails} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def run_study(cfg: StudyConfig) -> dict[str, Any]:
+    """Run every pair, write the plot and the table; returns the JSON record."""
+    scenarios = _names(cfg.scenarios, scenario_names(), "scenarios")
+    agents = _names(cfg.agents, list(AGENTS), "agents")
+    study = _study_dir(cfg.out_dir)
+    records: dict[str, list[dict[str, Any]]] = {s: [] for s in scenarios}
+    t0 = time.perf_counter()
+    for s in scenarios:
+        for a in agents:
+            r = _one(cfg, s, a, study)
+            if r is not None:
+                records[s].append(r)
+    wall = time.perf_counter() - t0
+    steps = sum(r["summary"]["env_steps"] for runs in records.values() for r in runs)
+    figure = plot_stages(records, Path(cfg.figure) if cfg.figure else study / "hab_stages.png")
+    table = Path(cfg.table) if cfg.table else study / "hab_results.md"
+    table.parent.mkdir(parents=True, exist_ok=True)
+    table.write_text(markdown_table(records))
+    return {
+        "study_dir": str(study),
+        "figure": str(figure),
+        "table": str(table),
+        "env_steps": steps,
+        "seconds": wall,
+        "env_steps_per_second": steps / wall if wall > 0 else None,
+        "runs": {s: {r["agent"]: r["full_success"] for r in runs} for s, runs in records.items()},
+        "config": asdict(cfg),
+    }
+
+
+def parse_study(argv: list[str]) -> StudyConfig:
+    accepted = [f.name for f in fields(StudyConfig)]
+    for a in argv:
+        if "=" not in a:
+            raise ConfigError(f"argument {a!r}: expected key=value; accepted keys: {accepted}")
+    try:
+        cfg = OmegaConf.to_object(
+            OmegaConf.merge(OmegaConf.structured(StudyConfig), OmegaConf.from_dotlist(argv))
+        )
+    except OmegaConfBaseException as e:
+        raise ConfigError(f"{str(e).splitlines()[0]}; accepted keys: {accepted}") from None
+    assert isinstance(cfg, StudyConfig)
+    if cfg.episodes < 1:
+        raise ConfigError(f"episodes: {cfg.episodes} must be >= 1")
+    return cfg
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    try:
+        record = run_study(parse_study(argv))
+    except ConfigError as e:
+        print(f"tpsrl-eval-study: {e}", file=sys.stderr)
+        return 2
+    print(Path(record["table"]).read_text())
+    print(f"figure: {record['figure']}; table: {record['table']}")
+    print(f"evaluation throughput: {record['env_steps_per_second']:.0f} env steps/s over all processes "
+          f"({record['env_steps']} steps in {record['seconds']:.0f} s)")  # fmt: skip
+    print(json.dumps(record))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
