@@ -1,0 +1,66 @@
+"""tpsrl-eval: last-line JSON, worker processes, results kept on Ctrl-C and resumed, run dirs never reused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import evaluation.run as run
+from evaluation.config import parse_overrides
+from evaluation.metrics import EpisodeResult
+
+
+def _fake_result(index: int) -> dict:
+    return EpisodeResult(index, f"e{index}", 3, "tidy_house", "tp_spa", index % 2 == 0, True, True, 10,
+                         ["pick_1"], [True], {"pick_1": 3}, 20, 0).to_dict()  # fmt: skip
+
+
+def test_interrupt_keeps_results_and_resume_runs_the_rest(tmp_path, monkeypatch):
+    calls: list[int] = []
+
+    def fake(index: int, spec_json: str) -> dict:
+        if index == 2 and not calls.count(-1):
+            calls.append(-1)
+            raise KeyboardInterrupt
+        calls.append(index)
+        return _fake_result(index)
+
+    monkeypatch.setattr(run, "_run_episode", fake)
+    monkeypatch.setattr(run, "_init_worker", lambda cfg, d: None)
+    cfg = parse_overrides(["episodes=4", "processes=1", f"out_dir={tmp_path}", "progress=false"])
+    record, run_dir = run.evaluate(cfg)
+    assert record["interrupted"] and record["episodes"] == 2 and calls == [0, 1, -1]
+    record2, run_dir2 = run.evaluate(parse_overrides([*_args(tmp_path, 4), f"resume={run_dir}"]))
+    assert run_dir2 == run_dir and not record2["interrupted"] and calls[3:] == [2, 3]
+    lines = (run_dir / "results.jsonl").read_text().splitlines()
+    assert sorted(json.loads(x)["index"] for x in lines) == [0, 1, 2, 3]
+    assert record2["full_success"] == 0.5
+    _, fresh = run.evaluate(parse_overrides(_args(tmp_path, 4)))
+    assert fresh != run_dir  # a new run never reuses a directory
+    with pytest.raises(run.RunDirError, match="agent='tp_spa'"):
+        run.evaluate(parse_overrides([*_args(tmp_path, 4), f"resume={run_dir}", "agent=tp_srl_nonav",
+                                      "scripted=pick,place"]))  # fmt: skip
+
+
+def _args(tmp_path, n):
+    return [f"episodes={n}", "processes=1", f"out_dir={tmp_path}", "progress=false"]
+
+
+def test_main_two_processes_last_line_json(tmp_path, capsys):
+    code = run.main(["scenario=prepare_groceries", "episodes=2", "processes=2", f"out_dir={tmp_path}",
+                     "progress=false", "chain.max_skill_calls=2"])  # fmt: skip
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 0
+    last = json.loads(out[-1])
+    for key in ("scenario", "agent", "episodes", "full_success", "stage_names", "stage_success"):
+        assert key in last
+    assert last["episodes"] == 2 and len(last["stage_success"]) == 6 and last["processes"] == 2
+    assert "FULL TASK" in "\n".join(out)
+
+
+def test_missing_checkpoints_fail_before_running(tmp_path, capsys):
+    code = run.main(["agent=tp_srl", f"out_dir={tmp_path}", f"checkpoint_dir={tmp_path}/ck"])
+    err = capsys.readouterr().err
+    assert code == 2 and "nav_to_obj.pt is missing" in err and "tpsrl-train skill=pick" in err
+    assert not any(tmp_path.iterdir())  # no run directory was made

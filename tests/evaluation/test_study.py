@@ -1,0 +1,37 @@
+"""The study's outputs: a Figure-6-style PNG (one panel per scenario) and a Markdown table."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from evaluation.plot import plot_stages
+from evaluation.study import ConfigError, markdown_table, parse_study
+
+
+def _rec(agent, rates):
+    return {"agent": agent, "episodes": 10, "full_success": rates[-1], "full_success_ci": [0.1, 0.9],
+            "stage_names": ["pick_1", "place_1"], "stage_success": rates, "failures": {"pick/timeout": 3}}  # fmt: skip
+
+
+def test_plot_and_table(tmp_path):
+    records = {"tidy_house": [_rec("tp_spa", [0.9, 0.8]), _rec("tp_srl_nonav", [0.5, 0.2])],
+               "set_table": [_rec("tp_spa", [1.0, 0.7])]}  # fmt: skip
+    png = plot_stages(records, tmp_path / "fig.png")
+    w, h = Image.open(png).size
+    assert w > h > 100
+    table = markdown_table(records)
+    assert (
+        "| tidy_house | tp_srl_nonav | 10 | 20% [10, 90] | pick_1 50%, place_1 20% | pick/timeout x3 |"
+        in table
+    )
+
+
+def test_study_config_errors():
+    assert parse_study(["episodes=3"]).episodes == 3
+    for bad in (["episode=3"], ["episodes=0"]):
+        try:
+            parse_study(bad)
+        except ConfigError as e:
+            assert "episodes" in str(e)
+        else:
+            raise AssertionError(bad)
