@@ -8,10 +8,9 @@ import pytest
 from evaluation.episodes import ScenarioError, episode_file, generate_episodes
 from skills.spawn import articulation_disks, reachable_from_free
 from skills.splits import HELDOUT_LAYOUTS
-from tpsrl.sim.episode import load_episodes
+from tpsrl.sim.episode import load_episodes, validate_episode
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.episodes import OPEN_SURFACES
-from tpsrl.sim.episode import validate_episode
 
 
 def _start(spec, handle):
