@@ -50,6 +50,8 @@ class EvalConfig:
     """Write an mp4 of the first K episodes into the run directory."""
     scripted: str = ""
     """Comma-separated skills that use their scripted controller in a learned agent (e.g. pick,place)."""
+    checkpoints: str = ""
+    """Comma-separated skill:path checkpoint overrides for a learned agent (e.g. pick:runs/x/latest.pt)."""
     checkpoint_dir: str = "skills/checkpoints"
     """Where learned skills are picked up by name (<skill>.pt, <skill>_nobase.pt)."""
     progress: bool = True
@@ -61,13 +63,25 @@ class EvalConfig:
     def scripted_skills(self) -> tuple[str, ...]:
         return tuple(s.strip() for s in self.scripted.split(",") if s.strip())
 
+    @property
+    def checkpoint_map(self) -> dict[str, str]:
+        out = {}
+        for item in (x.strip() for x in self.checkpoints.split(",") if x.strip()):
+            skill, sep, path = item.partition(":")
+            if not sep or not path:
+                raise ConfigError(
+                    f"checkpoints: {item!r} is not skill:path (e.g. pick:runs/pick/a/latest.pt)"
+                )
+            out[skill.strip()] = path.strip()
+        return out
+
     def validate(self) -> None:
         if self.scenario not in SCENARIOS:
             raise ConfigError(f"scenario: unknown scenario {self.scenario!r}; accepted: {scenario_names()}")
         if self.agent not in AGENTS:
             raise ConfigError(f"agent: unknown agent {self.agent!r}; accepted: {sorted(AGENTS)}")
         skills = DOMAIN_SKILLS[AGENTS[self.agent].domain]
-        for s in self.scripted_skills:
+        for s in (*self.scripted_skills, *self.checkpoint_map):
             if s not in skills:
                 raise ConfigError(
                     f"scripted: unknown skill {s!r} for agent {self.agent!r}; accepted: {list(skills)}"

@@ -49,7 +49,7 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     sources = skill_sources(
-        cfg.agent, cfg.scripted_skills, needed=_needed(cfg), directory=Path(cfg.checkpoint_dir)
+        cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), Path(cfg.checkpoint_dir)
     )
     _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
 
@@ -86,7 +86,7 @@ def run_directory(cfg: EvalConfig) -> Path:
         if not (d / "config.json").exists():
             raise RunDirError(f"resume: {d} is not an evaluation run directory (no config.json)")
         saved = json.loads((d / "config.json").read_text())
-        for key in ("scenario", "agent", "seed", "episodes_file", "scripted"):
+        for key in ("scenario", "agent", "seed", "episodes_file", "scripted", "checkpoints"):
             if saved.get(key) != getattr(cfg, key):
                 raise RunDirError(
                     f"resume: {d} was run with {key}={saved.get(key)!r}, not {getattr(cfg, key)!r}"
@@ -164,7 +164,7 @@ def _collect(futures: dict[Future, int], sink: Any) -> None:
 def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
     # Fail fast on missing checkpoints, before a run directory or any process exists.
-    skill_sources(cfg.agent, cfg.scripted_skills, needed=_needed(cfg), directory=Path(cfg.checkpoint_dir))
+    skill_sources(cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), Path(cfg.checkpoint_dir))
     run_dir = run_directory(cfg)
     episodes = _episodes(cfg, run_dir)
     finished = _finished(run_dir)

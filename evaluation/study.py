@@ -54,6 +54,8 @@ class StudyConfig:
     """Where to write the Markdown table (empty: <study dir>/hab_results.md)."""
     progress: bool = True
     """Progress bars."""
+    videos: int = 0
+    """mp4 videos of the first K episodes of every evaluation."""
 
 
 def _names(text: str, accepted: list[str], key: str) -> list[str]:
@@ -77,7 +79,7 @@ def _study_dir(parent: str) -> Path:
 
 def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, Any] | None:
     base = EvalConfig(scenario, agent, cfg.episodes, cfg.seed, processes=cfg.processes,
-                      out_dir=str(study), progress=cfg.progress)  # fmt: skip
+                      out_dir=str(study), progress=cfg.progress, videos=cfg.videos)  # fmt: skip
     try:
         record, _ = evaluate(base)
         return record

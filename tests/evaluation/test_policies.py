@@ -63,3 +63,17 @@ def test_overrides():
     ):
         with pytest.raises(ConfigError, match=where):
             parse_overrides(bad)
+
+
+def test_checkpoint_overrides(tmp_path):
+    cfg = parse_overrides(["agent=tp_srl_nonav", "checkpoints=pick:a/pick.pt, place:b.pt"])
+    assert cfg.checkpoint_map == {"pick": "a/pick.pt", "place": "b.pt"}
+    with pytest.raises(ConfigError, match="unknown skill 'nav_to_obj'"):
+        parse_overrides(["agent=tp_srl_nonav", "checkpoints=nav_to_obj:x.pt"])
+    with pytest.raises(ConfigError, match="skill:path"):
+        parse_overrides(["checkpoints=pick"]).checkpoint_map
+    (tmp_path / "p.pt").write_bytes(b"")
+    src = skill_sources(
+        "tp_srl_nonav", ("place",), {"pick": str(tmp_path / "p.pt")}, ("pick", "place"), tmp_path
+    )
+    assert src.sources["pick"] == str(tmp_path / "p.pt")
