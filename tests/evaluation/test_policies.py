@@ -71,7 +71,7 @@ def test_checkpoint_overrides(tmp_path):
     with pytest.raises(ConfigError, match="unknown skill 'nav_to_obj'"):
         parse_overrides(["agent=tp_srl_nonav", "checkpoints=nav_to_obj:x.pt"])
     with pytest.raises(ConfigError, match="skill:path"):
-        parse_overrides(["checkpoints=pick"]).checkpoint_map
+        parse_overrides(["checkpoints=pick"])
     (tmp_path / "p.pt").write_bytes(b"")
     src = skill_sources(
         "tp_srl_nonav", ("place",), {"pick": str(tmp_path / "p.pt")}, ("pick", "place"), tmp_path
