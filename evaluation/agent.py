@@ -31,6 +31,9 @@ from tpsrl.sim.episode import EpisodeSpec
 
 __all__ = ["AgentConfig", "HierarchicalAgent", "StepInfo", "make_episode_env"]
 
+FLOOR_Z = (
+    0.3  # m: a target object below this is on the floor (no surface is this low; the arm reaches >= 0.4)
+)
 FORCE_LIMIT = 1e4  # HAB's instant force limit (N); a skill call above it failed by force
 REST_JOINT_TOL = 0.05  # rad: the reset-arm phase ends when every arm joint is this close to rest
 
@@ -169,6 +172,7 @@ class HierarchicalAgent:
         limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
         before = {"held": b.held, "max_force": 0.0, "held_target": False}
         steps, done = 0, False
+        up = {h for h in ep.tracker.goals if b.object_pos(h)[2] >= FLOOR_Z}
         while steps < limit and not done:
             a = policy.act(view.observe(), view)
             _, _, _, _, info = env.step(full_action(view, a, full, held=b.held is not None))
@@ -180,7 +184,8 @@ class HierarchicalAgent:
                 ep.unstable = True
                 break
             done = policy.done()
-        return SkillRecord(call.skill, str(call), steps, done), before
+        knocked = sorted(h for h in up if b.held != h and b.object_pos(h)[2] < FLOOR_Z)
+        return SkillRecord(call.skill, str(call), steps, done, knocked=knocked), before
 
     def _after_step(self, ep: _Episode, skill: str) -> None:
         ep.steps += 1
@@ -231,7 +236,12 @@ def _attribute(result: EpisodeResult, ep: _Episode, error: str) -> None:
     """Which skill failed and how: the last failed call, else the planner, the cap, or the final state."""
     failed = [r for r in ep.records if r.failure]
     no_plan = ep.monitor.no_plan
-    if failed:
+    knocked = [r for r in ep.records if r.knocked]
+    if knocked:  # the root cause: an object the plan still needed ended on the floor, out of reach
+        r = knocked[0]
+        result.failed_skill, result.failure = r.skill, "knocked_off"
+        result.failure_detail = f"{', '.join(r.knocked)} fell to the floor during {r.target}"
+    elif failed:
         last = failed[-1]
         result.failed_skill, result.failure, result.failure_detail = last.skill, last.failure, last.detail
     elif no_plan is not None:

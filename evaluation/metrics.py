@@ -30,6 +30,7 @@ __all__ = ["EpisodeResult", "SkillRecord", "StageTracker", "Stage", "stages_of",
 TH = Thresholds()
 FAILURE_CAUSES = (
     "timeout",
+    "knocked_off",
     "drop",
     "force",
     "wrong_grasp",
@@ -127,6 +128,8 @@ class SkillRecord:
     failure: str | None = None
     """None, or a cause in FAILURE_CAUSES when the monitor found its effects missing."""
     detail: str = ""
+    knocked: list[str] = field(default_factory=list)
+    """Target objects that fell to the floor during this call (not held, below 0.3 m)."""
 
 
 @dataclass
