@@ -64,3 +64,11 @@ def test_missing_checkpoints_fail_before_running(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "nav_to_obj.pt is missing" in err and "tpsrl-train skill=pick" in err
     assert not any(tmp_path.iterdir())  # no run directory was made
+
+
+def test_video_of_first_episode(tmp_path):
+    code = run.main(["scenario=set_table", "episodes=1", "processes=1", f"out_dir={tmp_path}", "progress=false",
+                     "videos=1", "chain.max_skill_calls=1", "chain.nav_steps=40"])  # fmt: skip
+    assert code == 0
+    (video,) = tmp_path.glob("*/videos/episode_0000.mp4")
+    assert video.stat().st_size > 1000
