@@ -18,16 +18,20 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+try:  # the imports take seconds (torch, MuJoCo): a Ctrl-C meanwhile is one line, not a traceback
+    from omegaconf import DictConfig, OmegaConf
 
-from tpsrl.config import config_dir
-from tpsrl.engine.checkpoint import CheckpointError
-from tpsrl.engine.config import ConfigError, TrainConfig, config_error, from_dict
-from tpsrl.engine.envs import EnvContractError
-from tpsrl.engine.train import RunDirError, train
-from tpsrl.engine.workers import WorkerError
+    from tpsrl.config import config_dir
+    from tpsrl.engine.checkpoint import CheckpointError
+    from tpsrl.engine.config import ConfigError, TrainConfig, config_error, from_dict
+    from tpsrl.engine.envs import EnvContractError
+    from tpsrl.engine.train import RunDirError, train
+    from tpsrl.engine.workers import WorkerError
 
-from .registry import env_factory, make_config, task_class
+    from .registry import env_factory, make_config, task_class
+except KeyboardInterrupt:
+    print("\ntpsrl-train: interrupted during start-up; nothing was trained", file=sys.stderr)
+    raise SystemExit(130) from None
 
 
 @dataclass

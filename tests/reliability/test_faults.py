@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -196,10 +197,14 @@ def test_a_claim_left_by_a_dead_start_up_is_reclaimed(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------------------- Ctrl-C at start-up
-def test_ctrl_c_during_start_up_prints_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("when", ["imports", "run dir claimed"])
+def test_ctrl_c_during_start_up_prints_one_line(tmp_path: Path, when: str) -> None:
     run_dir = tmp_path / "run"
     proc = cli([*TINY, "engine.serial=false", f"run.dir={run_dir}", "run.total_steps=100000000"])
-    wait_for(lambda: (run_dir / CLAIM).exists(), proc, poll_s=0.02)
+    if when == "imports":  # torch, hydra and MuJoCo take seconds to import
+        time.sleep(0.5)
+    else:
+        wait_for(lambda: (run_dir / CLAIM).exists(), proc, poll_s=0.02)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
