@@ -118,7 +118,23 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
         cause = e.__cause__
         if isinstance(cause, OmegaConfBaseException):
             raise config_error(cause) from None
-        raise ConfigError(str(e).splitlines()[0]) from None
+        raise ConfigError(_one_line(str(e))) from None
+
+
+def _one_line(message: str) -> str:
+    """Hydra's multi-line message (e.g. a missing preset and the available ones) on one line."""
+    lines = message.split("Config search path")[0].splitlines()
+    return " ".join(line.strip() for line in lines if line.strip())
+
+
+def _check_overrides(overrides: list[str]) -> None:
+    """Composes once to report an override Hydra cannot apply (a wrong type, a missing preset) on one
+    line with exit 2, as every other configuration error."""
+    try:
+        compose(overrides)
+    except ConfigError as e:
+        print(f"tpsrl-train: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def register() -> None:
@@ -133,6 +149,9 @@ def main() -> None:
     try:
         import hydra
 
+        args = sys.argv[1:]
+        if not any(a.startswith("-") for a in args):  # Hydra's flags aside, bad overrides are one line too
+            _check_overrides(args)
         register()
         hydra.main(config_path=str(config_dir()), config_name="train")(_hydra_task)()
     except KeyboardInterrupt:  # during start-up (imports, composition), before training installs its handler

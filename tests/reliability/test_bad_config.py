@@ -72,6 +72,8 @@ def test_bad_override_is_one_clear_config_error(
     ("override", "expected"),
     [
         ("+run.chekpoint_every=5", "run.checkpoint_every"),
+        ("engine.num_envs=abc", "engine.num_envs='abc'"),
+        pytest.param("engine=nope", "Available options in 'engine'", marks=pytest.mark.slow),
         pytest.param("ppo.value_coef=-1", "ppo.value_coef=-1.0", marks=pytest.mark.slow),
     ],
 )
