@@ -182,6 +182,9 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
         progress.add(r)
 
     interrupted = False
+    signal.signal(
+        signal.SIGINT, signal.default_int_handler
+    )  # Ctrl-C stops the run, also when started in the background
     try:
         if procs == 1 or len(todo) <= 1:
             _init_worker(cfg, str(run_dir))
