@@ -50,7 +50,7 @@ def plot_stages(records: Records, path: Path) -> Path:
 
 
 def _hex(agent: str) -> str:
-    r, g, b = COLORS.get(agent, (0, 0, 0))
+    r, g, b = COLORS.get(agent.split()[0], (0, 0, 0))
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
@@ -70,7 +70,7 @@ def _pil_plot(records: Records, path: Path, w: int = 420, h: int = 340) -> Path:
         for j, r in enumerate(runs):
             n = max(1, len(r["stage_names"]) - 1)
             pts = [(x0 + i * (x1 - x0) / n, y1 - v * (y1 - y0)) for i, v in enumerate(r["stage_success"])]
-            colour = COLORS.get(r["agent"], (0, 0, 0))
+            colour = COLORS.get(r["agent"].split()[0], (0, 0, 0))
             draw.line(pts, fill=colour, width=2)
             for x, y in pts:
                 draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colour)
