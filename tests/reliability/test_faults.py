@@ -50,7 +50,8 @@ def _latest(run_dir: Path) -> dict:
 # ----------------------------------------------------------------------------- a frozen worker (ver)
 def test_frozen_worker_is_reported_in_ver_mode(tmp_path: Path) -> None:
     cfg = tiny_config(tmp_path, mode="ver", serial=False, total_steps=1_000_000)
-    cfg.engine.num_envs, cfg.engine.step_timeout_s, cfg.engine.start_method = 2, 3.0, "fork"
+    cfg.policy.kind, cfg.ppo.epochs = "mlp", 1
+    cfg.engine.num_envs, cfg.engine.step_timeout_s, cfg.engine.start_method = 2, 2.0, "fork"
     with pytest.raises(WorkerError) as err:
         train(cfg, [PointFactory(), FreezingFactory(at=5)])
     assert err.value.index == [1] and "alive but silent" in str(err.value)

@@ -97,7 +97,7 @@ values = (
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=keys, value=values)
 def test_any_override_works_or_is_a_config_error_naming_it(key: str, value: str) -> None:
     override = f"{key}={value}"

@@ -439,6 +439,10 @@ class ProcessPool:
             proc.join(timeout=max(0.0, deadline - time.monotonic()))
         for proc in self.procs:
             if proc.is_alive():
+                try:  # a stopped worker (SIGSTOP) only acts on SIGTERM once continued
+                    os.kill(proc.pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
                 proc.terminate()
                 proc.join(timeout=1.0)
             if proc.is_alive():
