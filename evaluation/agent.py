@@ -23,6 +23,7 @@ from evaluation.metrics import EpisodeResult, SkillRecord, StageTracker
 from evaluation.policies import SkillSources, get_agent
 from evaluation.skillview import SkillView, call_spec, full_action, skill_env_config
 from planner import ExecutionMonitor, MonitorStatus, ProblemError, StepFailure
+from skills.learned import SkillCheckpointError
 from skills.policy import ActionLayout, SkillPolicy
 from skills.scripted.control import REST_JOINTS, Robot
 from tpsrl.sim.backend import DepthSettings
@@ -149,6 +150,8 @@ class HierarchicalAgent:
             call = ep.grounding.skill_call(action)
             rec, before = self._run_skill(ep, call)
             ep.records.append(rec)
+            if rec.failure == "no_skill":
+                return "no_skill"
             if ep.unstable:
                 rec.failure = "unstable"
                 return "unstable"
@@ -164,7 +167,10 @@ class HierarchicalAgent:
 
     def _run_skill(self, ep: _Episode, call: GroundedCall) -> tuple[SkillRecord, dict[str, Any]]:
         """One skill call until its own termination or its step limit."""
-        policy, env_cfg = self._policy(call.skill)
+        try:
+            policy, env_cfg = self._policy(call.skill)
+        except (SkillCheckpointError, FileNotFoundError) as e:  # a plan needed a skill this agent lacks
+            return SkillRecord(call.skill, str(call), 0, False, "no_skill", str(e)), {}
         env, b = ep.env, ep.env.backend
         view = SkillView(env, call.skill, env_cfg, call_spec(ep.spec, call, b))
         full = ActionLayout.of(env)

@@ -41,7 +41,7 @@ FAILURE_CAUSES = (
     "out_of_retries",
     "episode_cap",
     "unstable",
-    "no_stop",
+    "no_skill",
 )
 """How a skill (or the planner) failed; see docs/evaluation.md "Failure attribution"."""
 

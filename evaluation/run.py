@@ -23,7 +23,8 @@ from evaluation.agent import HierarchicalAgent, make_episode_env
 from evaluation.config import ConfigError, EvalConfig, parse_overrides
 from evaluation.episodes import episode_file
 from evaluation.metrics import EpisodeResult, summarize, summary_table
-from evaluation.policies import MissingCheckpointError, skill_sources
+from evaluation.policies import MissingCheckpointError, SkillSources, skill_sources
+from skills.learned import SkillCheckpointError, load_skill_policy
 from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes
 
 __all__ = ["evaluate", "main", "run_directory"]
@@ -72,6 +73,14 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
     if recorder is not None:
         recorder.write(_WORKER["run_dir"] / "videos" / f"episode_{index:04d}.mp4")
     return result.to_dict()
+
+
+def _check_learned(sources: SkillSources, needed: tuple[str, ...]) -> None:
+    """Load every learned checkpoint the scenario needs once: a file of another skill fails here."""
+    for skill in needed:
+        src = sources.sources.get(skill, "scripted")
+        if src != "scripted":
+            load_skill_policy(src, skill=skill)
 
 
 def _needed(cfg: EvalConfig) -> tuple[str, ...]:
@@ -163,8 +172,13 @@ def _collect(futures: dict[Future, int], sink: Any) -> None:
 
 def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
-    # Fail fast on missing checkpoints, before a run directory or any process exists.
-    skill_sources(cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), Path(cfg.checkpoint_dir))
+    # Fail fast on missing or wrong checkpoints, before a run directory or any process exists.
+    _check_learned(
+        skill_sources(
+            cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), Path(cfg.checkpoint_dir)
+        ),
+        _needed(cfg),
+    )
     run_dir = run_directory(cfg)
     episodes = _episodes(cfg, run_dir)
     finished = _finished(run_dir)
@@ -254,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = parse_overrides(argv)
         record, run_dir = evaluate(cfg)
-    except (ConfigError, MissingCheckpointError, RunDirError, EpisodeError) as e:
+    except (ConfigError, MissingCheckpointError, SkillCheckpointError, RunDirError, EpisodeError) as e:
         print(f"tpsrl-eval: {e}", file=sys.stderr)
         return 2
     title = f"{cfg.scenario} / {cfg.agent}: {record['episodes']} of {cfg.episodes} episodes ({run_dir})"

@@ -72,3 +72,13 @@ def test_video_of_first_episode(tmp_path):
     assert code == 0
     (video,) = tmp_path.glob("*/videos/episode_0000.mp4")
     assert video.stat().st_size > 1000
+
+
+def test_unreadable_checkpoint_fails_before_running(tmp_path, capsys):
+    bogus = tmp_path / "pick.pt"
+    bogus.write_text("not a checkpoint")
+    code = run.main(
+        ["agent=tp_srl_nonav", "scripted=place", f"checkpoints=pick:{bogus}", f"out_dir={tmp_path}/out"]
+    )
+    assert code == 2 and str(bogus) in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
