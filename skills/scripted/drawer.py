@@ -13,6 +13,8 @@ from .steer import steer_cup
 
 OPEN_AIM = OPEN_TARGET["drawer"] + 0.02
 CLOSED_AIM = 0.015
+STALL_STEPS = 6  # close: a push that gains < 1 mm over this many steps has stalled
+STALL_OK = 0.048  # a stalled push below this counts as shut (HAB: |state| < 0.05)
 REACH_X = 0.55  # the cup is held this far ahead of the base centre at handle height (m)
 HANDLE_FRONT = 0.033  # cup centre off the handle site when touching its front face (m)
 ON_TOP = 0.022  # open: the cup's centre this far over the handle's centre (bar 0.015 + cup 0.018 - 11 mm)
@@ -119,9 +121,12 @@ def push(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray, steps: int =
     """Push the handle's front face in along -`out` until the drawer is shut (cup kept on the handle's
     centre line by the base, or by the arm without base)."""
     b = r.b
+    hist: list[float] = []
 
-    def done() -> bool:
-        return b.articulation(name) <= CLOSED_AIM
+    def done() -> bool:  # shut, or stalled within HAB's tolerance (pushing on only crushes the arm)
+        hist.append(b.articulation(name))
+        stalled = len(hist) > STALL_STEPS and hist[-STALL_STEPS - 1] - hist[-1] < 0.001
+        return hist[-1] <= CLOSED_AIM or (stalled and hist[-1] < STALL_OK)
 
     def on_face() -> np.ndarray:
         return b.handle_pos(name) + (HANDLE_FRONT - 0.03) * out
