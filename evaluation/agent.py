@@ -22,7 +22,7 @@ from evaluation.grounding import GroundedCall, Grounding, ground_episode, sim_fa
 from evaluation.metrics import EpisodeResult, SkillRecord, StageTracker
 from evaluation.policies import SkillSources, get_agent
 from evaluation.skillview import SkillView, call_spec, full_action, skill_env_config
-from planner import ExecutionMonitor, MonitorStatus, ProblemError, StepFailure
+from planner import ExecutionMonitor, GroundAction, MonitorStatus, ProblemError, StepFailure
 from skills.learned import SkillCheckpointError
 from skills.policy import ActionLayout, SkillPolicy
 from skills.scripted.control import REST_JOINTS, Robot
@@ -51,6 +51,8 @@ class AgentConfig:
     """Step limit of the reset-arm phase after each skill (hab-reference: 50)."""
     max_replans: int = 3
     """Replans the execution monitor may make per episode."""
+    half_open_recoveries: int = 2
+    """Times per episode a door left half open (planner: no plan) is opened by its skill before replanning."""
     max_skill_calls: int = 60
     """Skill calls per episode before it is cut off."""
     max_steps: int = 6000
@@ -95,6 +97,13 @@ class _Episode:
     steps: int = 0
     unstable: bool = False
     records: list[SkillRecord] = field(default_factory=list)
+    recoveries: int = 0
+    earlier_replans: int = 0
+
+    @property
+    def replans(self) -> int:
+        """Replans over the episode: the monitor's, earlier monitors', and one per half-open recovery."""
+        return self.earlier_replans + self.monitor.replans
 
 
 class HierarchicalAgent:
@@ -127,6 +136,9 @@ class HierarchicalAgent:
         ep = _Episode(env, spec, grounding, StageTracker(spec), monitor, observer)
         plan_len = len(monitor.remaining)
         error = self._execute(ep)
+        while not error and self._recover_half_open(ep):
+            error = self._execute(ep)
+        monitor = ep.monitor
         goal = grounding.problem.goal <= grounding.observe(env.backend) if not ep.unstable else False
         stopped = monitor.status is MonitorStatus.SUCCEEDED and not ep.unstable
         if stopped:
@@ -135,7 +147,7 @@ class HierarchicalAgent:
         result = EpisodeResult(
             index, spec.episode_id, spec.layout, scenario, self.name, goal and stopped, goal, stopped,
             ep.steps, ep.tracker.names, ep.tracker.success(), dict(ep.tracker.first), plan_len,
-            monitor.replans, skills=ep.records, seconds=time.perf_counter() - t0,
+            ep.replans, skills=ep.records, seconds=time.perf_counter() - t0,
         )  # fmt: skip
         if not result.full_success:
             _attribute(result, ep, error)
@@ -164,6 +176,31 @@ class HierarchicalAgent:
             if failure is not None:
                 rec.failure, rec.detail = _cause(call, rec, before, ep, failure), failure.reason
         return ""
+
+    def _recover_half_open(self, ep: _Episode) -> bool:
+        """No plan because a door is half open: open it with its skill (after a nav), then plan again.
+
+        The planner's NoPlan names the half-open receptacles that block the goal (`NoPlan.half_open`);
+        no PDDL action applies to a half-open door, but the open skill can finish opening it.
+        """
+        no_plan = ep.monitor.no_plan
+        if no_plan is None or not no_plan.half_open or ep.recoveries >= self.cfg.half_open_recoveries:
+            return False
+        ep.recoveries += 1
+        for r in no_plan.half_open:
+            kind = ep.grounding.receptacles.get(r)
+            skills = (("nav_to_obj",) if self.spec.domain == "rearrange" else ()) + (f"open_{kind}",)
+            for skill in skills:
+                rec, _ = self._run_skill(ep, _recovery_call(skill, r))
+                ep.records.append(rec)
+                if ep.unstable or rec.failure:
+                    return False
+                self._reset_arm(ep)
+        ep.earlier_replans += ep.monitor.replans + 1
+        ep.monitor = ExecutionMonitor(
+            ep.grounding.problem_from(ep.env.backend), ep.grounding.domain, max_replans=self.cfg.max_replans
+        )
+        return True
 
     def _run_skill(self, ep: _Episode, call: GroundedCall) -> tuple[SkillRecord, dict[str, Any]]:
         """One skill call until its own termination or its step limit."""
@@ -200,7 +237,7 @@ class HierarchicalAgent:
             m = ep.monitor
             info = StepInfo(
                 skill, len(m.executed) + 1, len(m.executed) + len(m.remaining), ep.tracker.success(),
-                ep.tracker.names, m.replans, ep.steps,
+                ep.tracker.names, ep.replans, ep.steps,
             )  # fmt: skip
             ep.observer(ep.env, info)
 
@@ -216,6 +253,13 @@ class HierarchicalAgent:
             if info.get("physics_unstable"):
                 ep.unstable = True
                 return
+
+
+def _recovery_call(skill: str, receptacle: str) -> GroundedCall:
+    """A skill call on a receptacle outside the plan (half-open recovery)."""
+    name = "nav" if skill == "nav_to_obj" else skill
+    action = GroundAction(name, (receptacle,), frozenset(), frozenset(), frozenset())
+    return GroundedCall(skill, receptacle, "receptacle", None, None, action)
 
 
 def _cause(call: GroundedCall, rec: SkillRecord, before: dict[str, Any], ep: _Episode, f: StepFailure) -> str:
