@@ -10,9 +10,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from tests.reliability.episode_cases import BAD_EPISODES, backend, base_episode
-from tpsrl.sim.env import ActionError, EnvConfig, RearrangeEnv
-from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes
+from tests.reliability.episode_cases import BAD_EPISODES, backend, base_episode, with_
+from tpsrl.sim.env import MAX_RESAMPLES, ActionError, EnvConfig, RearrangeEnv
+from tpsrl.sim.episode import EpisodeError, EpisodeSpec, PlacementError, load_episodes
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -84,3 +84,25 @@ def test_mujoco_resetting_a_huge_state_sets_physics_unstable(env: RearrangeEnv) 
     _, _, terminated, _, info = env.step(np.zeros(11, np.float32))
     assert info.get("physics_unstable") is True and terminated
     assert info["episode_stats"]["physics_unstable"] == 1.0
+
+
+def test_a_sampled_overlapping_episode_is_sampled_again(
+    env: RearrangeEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad, good = (EpisodeSpec.from_dict(d) for d in (with_("robot", {"x": 0.05, "y": 4.0}), base_episode()))
+    drawn = iter([bad, bad, good])
+    monkeypatch.setattr(env.task.episodes, "sample", lambda backend, rng: next(drawn))
+    _, info = env.reset()
+    assert info["resampled"] == 2 and env.backend.spec == good
+
+
+def test_a_given_overlapping_episode_is_an_error_not_replaced(env: RearrangeEnv) -> None:
+    with pytest.raises(PlacementError, match="the robot starts inside wall"):
+        env.reset(options={"episode": with_("robot", {"x": 0.05, "y": 4.0})})
+
+
+def test_sampling_gives_up_after_max_resamples(env: RearrangeEnv, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = EpisodeSpec.from_dict(with_("robot", {"x": 0.05, "y": 4.0}))
+    monkeypatch.setattr(env.task.episodes, "sample", lambda backend, rng: bad)
+    with pytest.raises(EpisodeError, match=f"{MAX_RESAMPLES} sampled episodes in a row rejected"):
+        env.reset()

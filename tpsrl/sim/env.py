@@ -16,13 +16,15 @@ import gymnasium as gym
 import numpy as np
 
 from .backend import DepthSettings, SimBackend, make_backend
-from .episode import EpisodeSpec
+from .episode import EpisodeError, EpisodeSpec, PlacementError
 from .sensors import ACTIONS, SENSORS, SensorContext
 from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
 
 __all__ = ["EnvConfig", "RearrangeEnv", "RearrangeEnvFactory", "Task", "TaskStep", "FreeTask", "register"]
 
 ALL_OBSERVATIONS = tuple(SENSORS)
+MAX_RESAMPLES = 20
+"""Sampled episodes rejected in a row (bodies overlapping at the start) before `reset` gives up."""
 
 
 class ActionError(ValueError):
@@ -133,10 +135,12 @@ class RearrangeEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        spec = (options or {}).get("episode") or self.task.episodes.sample(self.backend, self._rng)
-        if isinstance(spec, dict):
-            spec = EpisodeSpec.from_dict(spec)
-        self.backend.reset(spec)
+        spec = (options or {}).get("episode")
+        if spec is None:
+            spec, resampled = self._reset_sampled()
+        else:
+            spec, resampled = EpisodeSpec.from_dict(spec) if isinstance(spec, dict) else spec, 0
+            self.backend.reset(spec)
         self.task.reset(self.backend, spec)
         handles = [t.handle for t in spec.targets]
         goals = np.array([t.goal for t in spec.targets], dtype=np.float64).reshape(-1, 3)
@@ -146,7 +150,23 @@ class RearrangeEnv(gym.Env):
         )
         self._t = 0
         self._return_terms = {}
-        return self._observe(), {"episode_id": spec.episode_id, "layout": spec.layout}
+        info = {"episode_id": spec.episode_id, "layout": spec.layout}
+        if resampled:
+            info["resampled"] = resampled
+        return self._observe(), info
+
+    def _reset_sampled(self) -> tuple[EpisodeSpec, int]:
+        """Samples episodes until the backend accepts one: a sampler may rarely place two bodies
+        overlapping (`PlacementError`), which must not stop a long training run. Returns it and the
+        number rejected; a given episode (`options["episode"]`) is never replaced."""
+        for rejected in range(MAX_RESAMPLES):
+            spec = self.task.episodes.sample(self.backend, self._rng)
+            try:
+                self.backend.reset(spec)
+                return spec, rejected
+            except PlacementError as e:
+                last = e
+        raise EpisodeError(f"{MAX_RESAMPLES} sampled episodes in a row rejected at reset; the last: {last}")
 
     def seed_sampler(self, seed: int) -> None:
         """Seed the episode sampler without resetting (the next `reset()` samples from it)."""

@@ -21,6 +21,11 @@ class EpisodeError(ValueError):
     """An invalid episode spec; the message names the field, the value and what is accepted."""
 
 
+class PlacementError(EpisodeError):
+    """A well-formed episode whose bodies overlap at the start (the robot or an object inside a wall,
+    furniture, the robot or another object)."""
+
+
 @dataclass(frozen=True)
 class RobotStart:
     """Robot base pose (world frame, metres / radians) and optional arm joint positions (7)."""

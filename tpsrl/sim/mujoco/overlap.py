@@ -2,8 +2,9 @@
 else (robot or object in a wall or furniture, two objects at one spot, an object on the robot), and
 MuJoCo accepted the state (it silently resets the data on huge or non-finite values, with a warning).
 
-Pure functions of a model and its data after `mj_forward`; they raise `EpisodeError` naming the object
-and what it collides with.
+Pure functions of a model and its data after `mj_forward`; they raise `EpisodeError` (`PlacementError`
+for overlaps, which `RearrangeEnv.reset` answers by sampling again) naming the object and what it
+collides with.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 import mujoco
 import numpy as np
 
-from ..episode import EpisodeError, EpisodeSpec
+from ..episode import EpisodeError, EpisodeSpec, PlacementError
 from .robot import GROUP_ROBOT
 
 ROBOT_OVERLAP_TOL = 0.04
@@ -70,7 +71,7 @@ def check_initial_state(
         if a == b == "the robot" or c.dist >= -tol:
             continue
         first, second = (a, b) if a.startswith(("the robot", "objects")) else (b, a)
-        raise EpisodeError(
+        raise PlacementError(
             f"{source}: {first} starts inside {second} ({-c.dist:.3f} m deep at "
             f"({c.pos[0]:.2f}, {c.pos[1]:.2f}, {c.pos[2]:.2f})); accepted: poses in free space "
             f"(overlap <= {tol} m)"
@@ -82,7 +83,7 @@ def _check_on_robot(spec: EpisodeSpec, source: str) -> None:
     x, y = spec.robot.x, spec.robot.y
     for i, o in enumerate(spec.objects):
         if o.handle != spec.held and math.hypot(o.pos[0] - x, o.pos[1] - y) < ROBOT_FOOTPRINT:
-            raise EpisodeError(
+            raise PlacementError(
                 f"{source}.objects[{i}].pos: {o.handle!r} at {tuple(np.round(o.pos, 3))} is on the robot "
                 f"(within {ROBOT_FOOTPRINT} m of its base at ({x}, {y})); accepted: away from the robot, or "
                 f"held: {o.handle!r}"
