@@ -290,6 +290,17 @@ class MujocoSim:
         d.qpos[qa : qa + 3] = tip + axis * (t.half_height + 0.02)
         d.qvel[:] = 0.0
         mujoco.mj_forward(self.model, d)
+        # Push the object out of the cup (the cup's far side is 0.048 m from the site): an overlap would
+        # be released as a 30 N kick that topples tall objects at the goal.
+        cup = self.model.geom("suction_cup").id
+        for _ in range(3):
+            gap = min(
+                mujoco.mj_geomDistance(self.model, d, cup, g, 0.1, None) for g in self._held_geoms[handle]
+            )
+            if gap >= 0.001:
+                break
+            d.qpos[qa : qa + 3] += axis * (0.002 - gap)
+            mujoco.mj_forward(self.model, d)
         self._grasp(handle)
 
     # -------------------------------------------------------------------------------- forces
