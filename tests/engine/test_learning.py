@@ -74,6 +74,8 @@ def test_resume_keeps_counters_and_keeps_improving(tmp_path: Path) -> None:
     second = train(cfg, PointTargetFactory())
     assert second.history[0]["update"] == 51 and second.history[0]["env_steps"] == 6_400 + 128
     assert second.counters.env_steps == 20_096
+    starts = ckpt.load(first.run_dir / "checkpoints" / ckpt.LATEST)["provenance"]
+    assert [p["env_steps"] for p in starts] == [0, 6_400]  # the start and the resume, in order
     assert second.history[0]["learn/lr"] < first.history[0]["learn/lr"]  # schedule continues
     assert late_return(second.history) > max(THRESHOLD, late_return(first.history[:4], 4) + 0.1)
     lines = (first.run_dir / "metrics.jsonl").read_text().splitlines()

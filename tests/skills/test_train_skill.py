@@ -34,6 +34,8 @@ def test_checkpoint_records_skill_and_spaces(pick_run: Path) -> None:
     assert data["meta"]["skill"] == "pick" and data["meta"]["skill_config"]["base_movement"] is False
     assert "obj_start_sensor" in data["spaces"]["observation"]["dict"]
     assert data["spaces"]["action"]["shape"] == [8]  # arm 7 + grip 1: no base with base movement off
+    (start,) = data["provenance"]  # one start, from this git checkout
+    assert len(start["git_commit"]) == 40 and start["env_steps"] == 0 and isinstance(start["dirty"], bool)
 
 
 def test_load_skill_policy_runs_an_episode(pick_run: Path) -> None:
@@ -54,6 +56,7 @@ def test_load_skill_policy_runs_an_episode(pick_run: Path) -> None:
 
 def test_exported_policy_is_small_and_loads(pick_run: Path, tmp_path: Path) -> None:
     path = ckpt.export_policy(ckpt.read(pick_run), tmp_path / "pick.pt")
+    assert ckpt.read(path)["provenance"] == ckpt.read(pick_run)["provenance"]
     full = (pick_run / "checkpoints" / ckpt.LATEST).stat().st_size
     assert path.stat().st_size < full / 2  # no optimizer state, no RNG
     assert load_skill_policy(path).skill == "pick"

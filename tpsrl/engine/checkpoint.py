@@ -63,13 +63,15 @@ def save(
     *,
     spaces: dict[str, Any],
     meta: dict[str, Any],
+    provenance: list[dict[str, Any]] | None = None,
     keep: bool = False,
 ) -> Path:
     """Writes `directory/latest.pt` (and `update_NNNNNN.pt` if `keep`); returns the latest path.
 
     Besides the training state, a checkpoint carries what rebuilds and runs its policy elsewhere: the
     config (its `policy` section), the observation and action spaces (`envs.space_to_dict`), and the
-    caller's `meta` (opaque to the engine; the skills store their name and task config there).
+    caller's `meta` (opaque to the engine; the skills store their name and task config there), and the
+    run's `provenance` (one entry per start or resume: the code's git commit, time, steps so far).
     """
     payload = {
         "version": 2,
@@ -79,6 +81,7 @@ def save(
         "config": config,
         "spaces": spaces,
         "meta": meta,
+        "provenance": list(provenance or []),
         "rng": rng_state(),
     }
     latest = directory / LATEST
@@ -93,8 +96,32 @@ def export_policy(checkpoint: dict[str, Any], path: Path) -> Path:
     the small file that is shipped and loaded by `load_policy`."""
     keys = ("model", "spaces", "meta", "counters")
     atomic_save({"version": 2, "policy_only": True, **{k: checkpoint[k] for k in keys},
+                 "provenance": checkpoint.get("provenance", []),
                  "config": {"policy": checkpoint["config"]["policy"]}}, path)  # fmt: skip
     return path
+
+
+def code_version(cwd: Path | None = None) -> dict[str, Any]:
+    """Where this process's code comes from: the git commit of the working tree that holds this file (and
+    whether it has uncommitted changes), or None outside a git checkout. Best effort, never raises."""
+    import subprocess
+    import time
+
+    here = cwd or Path(__file__).resolve().parent
+    out: dict[str, Any] = {
+        "git_commit": None,
+        "dirty": None,
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    try:
+        run = lambda *a: subprocess.run(["git", *a], cwd=here, capture_output=True, text=True, timeout=5)  # noqa: E731
+        head = run("rev-parse", "HEAD")
+        if head.returncode == 0:
+            out["git_commit"] = head.stdout.strip()
+            out["dirty"] = bool(run("status", "--porcelain", "--untracked-files=no").stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return out
 
 
 class CheckpointError(ValueError):

@@ -149,8 +149,10 @@ class Trainer:
         self.policy = ActorCritic(obs_space, action_space.shape[0], cfg.policy).to(self.device)
         self.learner = PPO(self.policy, cfg.ppo, self.device, cfg.run.seed)
         self.counters = ckpt.Counters()
+        self.provenance: list[dict[str, Any]] = []
         if cfg.run.resume:
             self._restore()
+        self.provenance.append({**ckpt.code_version(), "env_steps": self.counters.env_steps})
         steps = cfg.engine.rollout_steps * cfg.engine.num_envs
         self.steps_per_update = steps
         self.total_updates = -(-cfg.run.total_steps // steps)
@@ -181,12 +183,14 @@ class Trainer:
         self.policy.load_state_dict(state["model"])
         self.learner.load_state_dict(state["learner"])
         self.counters = ckpt.Counters(**state["counters"])
+        self.provenance = list(state.get("provenance", []))
         ckpt.set_rng_state(state["rng"])
 
     def save(self) -> Path:
         keep = bool(self.cfg.run.keep_every) and self.counters.updates % self.cfg.run.keep_every == 0
         return ckpt.save(self.run_dir / "checkpoints", self.policy, self.learner.state_dict(), self.counters,
-                         to_dict(self.cfg), spaces=self.spaces, meta=self.meta, keep=keep)  # fmt: skip
+                         to_dict(self.cfg), spaces=self.spaces, meta=self.meta, provenance=self.provenance,
+                         keep=keep)  # fmt: skip
 
     def step(self, stop: StopFlag) -> dict[str, Any] | None:
         """One update: collect a rollout, learn from it. Returns its metrics, or None if stopped."""
