@@ -52,8 +52,9 @@ class EvalConfig:
     """Comma-separated skills that use their scripted controller in a learned agent (e.g. pick,place)."""
     checkpoints: str = ""
     """Comma-separated skill:path checkpoint overrides for a learned agent (e.g. pick:runs/x/latest.pt)."""
-    checkpoint_dir: str = "skills/checkpoints"
-    """Where learned skills are picked up by name (<skill>.pt, <skill>_nobase.pt)."""
+    checkpoint_dir: str = ""
+    """Where learned skills are picked up by name (<skill>.pt, <skill>_nobase.pt); empty: the shipped
+    skills inside the package (`skills/checkpoints/`)."""
     progress: bool = True
     """Show a progress bar (episodes done, success so far, ETA)."""
     chain: AgentConfig = field(default_factory=AgentConfig)

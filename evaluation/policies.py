@@ -16,6 +16,7 @@ from skills.learned import load_skill_policy
 from skills.policy import SkillPolicy
 from skills.registry import TASKS
 from skills.scripted import make_scripted
+from skills.ship import CHECKPOINT_DIR as SHIPPED_DIR
 
 __all__ = [
     "AGENTS",
@@ -28,8 +29,8 @@ __all__ = [
     "skill_sources",
 ]
 
-CHECKPOINT_DIR = Path("skills/checkpoints")
-"""Where learned skills are picked up by name (relative to the working directory)."""
+CHECKPOINT_DIR = SHIPPED_DIR
+"""Where learned skills are picked up by name: the package's shipped skills (`python -m skills.ship`)."""
 DOMAIN_SKILLS: dict[str, tuple[str, ...]] = {
     "rearrange": tuple(TASKS),
     "rearrange_nonav": tuple(s for s in TASKS if s != "nav_to_obj"),
@@ -76,7 +77,7 @@ def checkpoint_path(skill: str, base_movement: bool, directory: Path = CHECKPOIN
 
 def train_command(skill: str, base_movement: bool) -> str:
     flag = "" if base_movement or skill == "nav_to_obj" else " skill.base_movement=false"
-    return f"tpsrl-train skill={skill}{flag}  (then copy its checkpoint to {checkpoint_path(skill, base_movement)})"
+    return f"tpsrl-train skill={skill}{flag}  (then ship it: python -m skills.ship <run dir>)"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from evaluation.agent import HierarchicalAgent, make_episode_env
 from evaluation.config import ConfigError, EvalConfig, parse_overrides
 from evaluation.episodes import episode_file
 from evaluation.metrics import EpisodeResult, summarize, summary_table
-from evaluation.policies import MissingCheckpointError, SkillSources, skill_sources
+from evaluation.policies import CHECKPOINT_DIR, MissingCheckpointError, SkillSources, skill_sources
 from skills.learned import SkillCheckpointError, load_skill_policy
 from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes
 
@@ -45,12 +45,16 @@ class RunDirError(ValueError):
 _WORKER: dict[str, Any] = {}
 
 
+def _checkpoint_dir(cfg: EvalConfig) -> Path:
+    return Path(cfg.checkpoint_dir) if cfg.checkpoint_dir else CHECKPOINT_DIR
+
+
 def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     """Build the agent and env once per worker; Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     sources = skill_sources(
-        cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), Path(cfg.checkpoint_dir)
+        cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
     _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
 
@@ -174,9 +178,7 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
     # Fail fast on missing or wrong checkpoints, before a run directory or any process exists.
     _check_learned(
-        skill_sources(
-            cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), Path(cfg.checkpoint_dir)
-        ),
+        skill_sources(cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)),
         _needed(cfg),
     )
     run_dir = run_directory(cfg)

@@ -96,3 +96,55 @@ def test_evaluate_a_checkpoint_on_heldout_layouts(pick_run: Path) -> None:
     assert r.skill == "pick" and r.split == "heldout" and r.episodes == 2 and r.env_steps_trained == 256
     assert 0.0 <= r.ci_low <= r.success <= r.ci_high <= 1.0 and r.mean_steps <= 15
     assert sum(r.failures.values()) + round(r.success * 2) == 2  # every episode succeeded or has a cause
+
+
+def test_ship_names_by_base_movement_and_never_overwrites(pick_run: Path, tmp_path: Path) -> None:
+    from skills.ship import ShipError, main, ship, training_curve
+
+    path = ship(pick_run, tmp_path)
+    assert path == tmp_path / "pick_nobase.pt"  # trained without base movement
+    data = ckpt.read(path)
+    assert data["shipped"]["env_steps"] == 256 and len(data["shipped"]["git_commit"]) == 40
+    assert data["curve"] == training_curve(pick_run / "metrics.jsonl")
+    assert load_skill_policy(path, skill="pick").env_steps_trained == 256
+    with pytest.raises(ShipError, match="exists"):
+        ship(pick_run, tmp_path)
+    assert main([str(pick_run), "--dir", str(tmp_path)]) == 2  # refused, one-line error
+    before = path.read_bytes()
+    assert main([str(pick_run), "--dir", str(tmp_path), "--force"]) == 0
+    (backup,) = tmp_path.glob("pick_nobase.pt.bak-*")
+    assert backup.read_bytes() == before
+
+
+def test_training_curve_bins_episode_weighted(tmp_path: Path) -> None:
+    from skills.ship import training_curve
+
+    rows = [
+        {
+            "env_steps": 30,
+            "episode/count": 1,
+            "episode/success": 1.0,
+            "episode/return": 2.0,
+            "time/collect_s": 1.0,
+        },
+        {
+            "env_steps": 60,
+            "episode/count": 3,
+            "episode/success": 0.0,
+            "episode/return": 0.0,
+            "time/learn_s": 1.0,
+        },
+        {
+            "env_steps": 90,
+            "episode/count": 0,
+            "episode/success": float("nan"),
+            "episode/return": float("nan"),
+        },
+        {"env_steps": 120, "episode/count": 2, "episode/success": 0.5, "episode/return": 1.0},
+    ]
+    import json
+
+    (tmp_path / "m.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n{cut")
+    first, second = training_curve(tmp_path / "m.jsonl", bin_steps=50)
+    assert first == {"env_steps": 60, "success": 0.25, "return": 0.5, "episodes": 4.0, "seconds": 2.0}
+    assert second["env_steps"] == 120 and second["success"] == 0.5 and second["episodes"] == 2.0
