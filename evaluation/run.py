@@ -10,6 +10,7 @@ last line (`scenario`, `agent`, `episodes`, `full_success`, `stage_names`, `stag
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import sys
@@ -18,6 +19,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+import torch
 
 from evaluation.agent import HierarchicalAgent, make_episode_env
 from evaluation.config import ConfigError, EvalConfig, parse_overrides
@@ -53,6 +56,8 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     """Build the agent and env once per worker; Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if multiprocessing.parent_process() is not None:
+        torch.set_num_threads(1)  # one process per core: intra-op threads would only contend
     sources = skill_sources(
         cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
@@ -208,8 +213,13 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
             for i, spec in todo:
                 sink(EpisodeResult.from_dict(_run_episode(i, spec.to_json())))
         else:
+            # forkserver, not fork: the parent has used torch (checking checkpoints), and a forked child
+            # of a process whose torch thread pool is running can hang in its first torch op.
             with ProcessPoolExecutor(
-                min(procs, len(todo)), initializer=_init_worker, initargs=(cfg, str(run_dir))
+                min(procs, len(todo)),
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_init_worker,
+                initargs=(cfg, str(run_dir)),
             ) as pool:
                 futures = _submit_all(pool, todo)
                 try:

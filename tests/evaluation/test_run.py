@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +83,13 @@ def test_unreadable_checkpoint_fails_before_running(tmp_path, capsys):
     )
     assert code == 2 and str(bogus) in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_learned_skill_in_two_worker_processes_does_not_hang(tmp_path, capsys):
+    """The parent loads torch to check the checkpoint; forked workers used to hang in their first torch op."""
+    scripted = "nav_to_obj,place,open_fridge,close_fridge,open_drawer,close_drawer"
+    shipped = Path(__file__).resolve().parents[2] / "skills" / "checkpoints" / "pick.pt"
+    code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=pick:{shipped}", "episodes=2",
+                     "processes=2", f"out_dir={tmp_path}", "progress=false", "chain.max_skill_calls=2"])  # fmt: skip
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert code == 0 and last["episodes"] == 2 and last["processes"] == 2
