@@ -15,7 +15,7 @@ $(BIN)/activate:
 install: $(BIN)/activate
 
 demo: $(BIN)/activate
-	$(BIN)/tpsrl-eval-study episodes=3 scenarios=tidy_house agents=tp_spa,tp_srl videos=1
+	$(BIN)/tpsrl-eval-study episodes=3 scenarios=tidy_house agents=tp_spa,tp_srl fill_scripted=true videos=1
 
 test: $(BIN)/activate
 	$(BIN)/python -m pytest -q

@@ -41,6 +41,11 @@ DOMAIN_SKILLS: dict[str, tuple[str, ...]] = {
 class MissingCheckpointError(FileNotFoundError):
     """Learned skills whose checkpoints do not exist (yet); names each file and how to train it."""
 
+    def __init__(self, message: str, missing: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.missing = missing
+        """The skills without a checkpoint."""
+
 
 @dataclass(frozen=True)
 class AgentSpec:
@@ -145,5 +150,6 @@ def _check_files(
         )
         raise MissingCheckpointError(
             f"agent {agent!r} needs learned checkpoints that do not exist:\n{lines}\n"
-            f"(or run the scripted skills in their place: scripted={','.join(missing)})"
+            f"(or run the scripted skills in their place: scripted={','.join(missing)})",
+            tuple(missing),
         )

@@ -2,6 +2,7 @@
 
     tpsrl-eval-study episodes=100                         # all scenarios, every variant that can run
     tpsrl-eval-study episodes=5 nonav_scripted=true       # NoNav with scripted pick/place as well
+    tpsrl-eval-study episodes=5 fill_scripted=true        # learned variants: scripted skills where none is shipped
     tpsrl-eval-study figure=docs/hab_stages.png table=docs/hab_results.md
 
 A learned variant whose checkpoints are missing is skipped with the reason printed. Output: the plot
@@ -24,8 +25,8 @@ from omegaconf.errors import OmegaConfBaseException
 from evaluation.config import ConfigError, EvalConfig
 from evaluation.episodes import scenario_names
 from evaluation.plot import plot_stages
-from evaluation.policies import AGENTS, MissingCheckpointError
-from evaluation.run import evaluate
+from evaluation.policies import AGENTS, DOMAIN_SKILLS, MissingCheckpointError
+from evaluation.run import SCENARIO_SKILLS, evaluate
 
 __all__ = ["StudyConfig", "main", "markdown_table", "run_study"]
 
@@ -42,6 +43,10 @@ class StudyConfig:
     """Comma-separated agent variants (empty: all in evaluation.policies.AGENTS)."""
     nonav_scripted: bool = False
     """Also run tp_srl_nonav with scripted pick/place (the NoNav wiring check) when its learned skills are missing."""
+    fill_scripted: bool = False
+    """Learned variants run the skills that have no shipped checkpoint with their scripted controllers (the
+    variant is labelled with its learned ones, e.g. `tp_srl (learned: pick; rest scripted)`) instead of
+    being skipped."""
     processes: int = 0
     """Worker processes per evaluation (0: all cores)."""
     seed: int = 0
@@ -84,6 +89,15 @@ def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, 
         record, _ = evaluate(base)
         return record
     except MissingCheckpointError as e:
+        if cfg.fill_scripted:
+            record, _ = evaluate(replace(base, scripted=",".join(e.missing)))
+            learned = [
+                k
+                for k in SCENARIO_SKILLS[scenario]
+                if k in DOMAIN_SKILLS[AGENTS[agent].domain] and k not in e.missing
+            ]
+            record["agent"] = f"{agent} (learned: {','.join(learned) or 'none'}; rest scripted)"
+            return record
         if not (agent == "tp_srl_nonav" and cfg.nonav_scripted):
             print(f"skipped {scenario} / {agent}: {str(e).splitlines()[0]}")
             return None

@@ -35,3 +35,14 @@ def test_study_config_errors():
             assert "episodes" in str(e)
         else:
             raise AssertionError(bad)
+
+
+def test_fill_scripted_runs_a_learned_variant_with_the_shipped_skills(tmp_path, capsys):
+    from evaluation.study import main
+
+    args = ["episodes=1", "scenarios=prepare_groceries", "agents=tp_srl_nobase", "processes=1",
+            "progress=false", f"out_dir={tmp_path}", f"table={tmp_path / 't.md'}", f"figure={tmp_path / 'f.png'}"]  # fmt: skip
+    assert main(args) == 0
+    assert "skipped prepare_groceries / tp_srl_nobase" in capsys.readouterr().out  # no nobase skills shipped
+    assert main([*args, "fill_scripted=true"]) == 0
+    assert "tp_srl_nobase (learned: none; rest scripted)" in (tmp_path / "t.md").read_text()
