@@ -15,16 +15,70 @@ import numpy as np
 from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.task import TaskStep
 
 from .config import SkillConfig, env_config
 from .episodes import ArticulationEpisodes
+from .spawn import SpawnError, articulation_disks
 from .terms import ForceRule, Progress, ee_rest_dist, force_scales
 
 OPEN_TARGET = {"fridge": 1.2208, "drawer": 0.45}
 """Open target state (HAB: fridge 1.2208 rad, drawer 0.45 m); closed is 0."""
 CLOSE_START = {"fridge": (math.pi / 4, 2 * math.pi / 3), "drawer": (0.4, 0.5)}
 """Start state of the close tasks (HAB)."""
+
+
+DOOR_CONTACTS = (0.55, 0.65, 0.75)
+"""Points on the fridge door's outer face a push can close it from (m from the hinge; handle at 0.73)."""
+DOOR_REACH = (0.45, 0.8)
+"""Planar base-to-contact distances the arm pushes from (m)."""
+DOOR_FACING = 0.45
+"""Cosine of the largest angle between the base->contact line and the door's outer normal."""
+
+
+def fridge_door_reachable(layout: int, q: float) -> bool:
+    """Whether a robot can stand on the outer side of the fridge door opened to `q` rad and reach it.
+
+    Closing needs a push on the door's outer face. Opened wide in some layouts the door faces a nearby
+    wall or piece of furniture, and no free base cell (the door itself kept clear) has a contact point
+    within the arm's reach, on the outer side and roughly square to the face: such an episode cannot
+    be solved (issue 10: train layouts 1, 16, 17, 24, 28 and held-out layout 15 above ~1 rad).
+    """
+    f = L.make_layout(layout).get("fridge")
+    k = f.spec
+    hinge = np.array(f.to_world(k.depth / 2, k.width / 2))
+    along = np.array([math.cos(f.yaw - math.pi / 2 + q), math.sin(f.yaw - math.pi / 2 + q)])
+    normal = np.array([math.cos(f.yaw + q), math.sin(f.yaw + q)])
+    ii, jj = np.nonzero(L.free_space(layout))
+    cells = np.stack([(ii + 0.5) * L.GRID_RES, (jj + 0.5) * L.GRID_RES], axis=1)
+    for d in articulation_disks(layout, {"fridge": q}):
+        cells = cells[np.hypot(cells[:, 0] - d.x, cells[:, 1] - d.y) > d.r + L.ROBOT_RADIUS]
+    for s in DOOR_CONTACTS:
+        v = cells - (hinge + s * along)
+        dist = np.hypot(v[:, 0], v[:, 1])
+        side = v @ normal
+        ok = (dist >= DOOR_REACH[0]) & (dist <= DOOR_REACH[1]) & (side >= DOOR_FACING * dist)
+        if ok.any():
+            return True
+    return False
+
+
+class ReachableDoorEpisodes:
+    """Close-fridge episodes whose open door can be pushed shut (`fridge_door_reachable`); others are
+    resampled, at most `spawn_tries` times."""
+
+    def __init__(self, inner: ArticulationEpisodes, tries: int) -> None:
+        self.inner, self.tries = inner, tries
+
+    def sample(self, backend: SimBackend, rng: np.random.Generator) -> EpisodeSpec:
+        for _ in range(self.tries):
+            spec = self.inner.sample(backend, rng)
+            if fridge_door_reachable(spec.layout, spec.articulation_dict["fridge"]):
+                return spec
+        raise SpawnError(
+            f"close_fridge spawn: no episode with a reachable door in {self.tries} tries (skill.spawn_tries)"
+        )
 
 
 @dataclass
@@ -114,7 +168,9 @@ class ArticulatedTask:
         self.config = c = config or self.Config()
         markers = ("fridge",) if c.receptacle == "fridge" else c.drawers
         start = (0.0, 0.0) if c.mode == "open" else CLOSE_START[c.receptacle]
-        self.episodes = ArticulationEpisodes(c, markers, start)
+        episodes = ArticulationEpisodes(c, markers, start)
+        closing_door = c.receptacle == "fridge" and c.mode == "close"
+        self.episodes = ReachableDoorEpisodes(episodes, c.spawn_tries) if closing_door else episodes
         self.target = OPEN_TARGET[c.receptacle] if c.mode == "open" else 0.0
         self.force = ForceRule(c)
         self.joint, self.approach = Progress(), Progress()

@@ -16,18 +16,31 @@ import mujoco
 import numpy as np
 
 from skills.policy import ActionLayout
+from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.navigation import turn_command
 from tpsrl.sim.mujoco.robot import ARM_JOINTS, REST_QPOS
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
 
+from .clearance import (
+    ARM_AHEAD,
+    BASE_FREE,
+    Stand,
+    arm_over_tall,
+    floor_free,
+    stands,
+    sweep_over_tall,
+)
 from .doorpath import grid_without, open_parts, plan
 
 Actions = Iterator[np.ndarray]
 REST_TOL = 0.15  # HAB: EE within 0.15 m of rest
-REST_GOAL = 0.06
+REST_GOAL = 0.06  # the scripted skills bring the EE this close before declaring rest (margin on 0.15)
 BASE_SPEED = 0.8  # linear command on straight path segments (x 2.5 m/s)
-ARM_LEAD = 0.08  # metres of EE error fed to the IK per step (larger: more joints saturate)  # the scripted skills bring the EE this close before declaring rest (margin on 0.15)
+RETREAT_SPEED = 0.4  # linear command while reversing out from over a surface (x 2.5 m/s)
+HELD_EXTENT = 0.1  # m: a held object reaches this far beyond its centre (the largest are 0.2 m across)
+SWEEP = 0.2  # rad: a turn in place larger than this sweeps the arm sideways over what is ahead
+ARM_LEAD = 0.08  # metres of EE error fed to the IK per step (larger: more joints saturate)
 
 
 class Robot:
@@ -57,6 +70,12 @@ class Robot:
 
     def cup_offset(self) -> np.ndarray:
         return self.cup_pos() - self.b.ee_pos_world
+
+    def base_point(self, p: np.ndarray) -> np.ndarray:
+        """A base-frame point (origin on the floor under the base centre, x ahead) in world coordinates."""
+        x, y, yaw = self.b.base_pose
+        c, s = math.cos(yaw), math.sin(yaw)
+        return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
 
     def rest_world(self) -> np.ndarray:
         x, y, yaw = self.b.base_pose
@@ -166,17 +185,21 @@ def drive_to(
     standoff: tuple[float, float] = (0.55, 0.8),
     arm: Callable[[], np.ndarray] | None = None,
     max_steps: int = 300,
+    clear_first: bool = False,
+    ready: Callable[[], bool] | None = None,
 ) -> Actions:
     """Follow a grid path to a free cell `standoff` metres from `target` (x, y); arm held by `arm()`.
 
-    The grid sees the open fridge door and pulled-out drawers (`doorpath`)."""
+    The grid sees the open fridge door and pulled-out drawers (`doorpath`). With `clear_first` the base
+    first reverses out while the arm is over a tall surface (`retreat`); while `ready()` is false the
+    base waits (the arm keeps moving), e.g. until the arm is raised above a surface it is to cross."""
     if not r.has_base:
         return
     b = r.b
     arm = arm or (lambda: hold_rest(r))
-    state = {name: b.articulation(name) for name in dict(b.spec.articulations)}
-    grid = grid_without(b.spec.layout, open_parts(b.spec.layout, state))
-    path = plan(grid, np.array(b.base_pose[:2]), np.asarray(target, dtype=np.float64), standoff)
+    if clear_first:
+        yield from retreat(r, arm)
+    path = plan(path_grid(r), np.array(b.base_pose[:2]), np.asarray(target, dtype=np.float64), standoff)
     steps = 0
     for i, wp in enumerate(path):
         final = i == len(path) - 1
@@ -185,7 +208,63 @@ def drive_to(
             if d < (0.08 if final else 0.25):
                 break
             steps += 1
-            yield r.flat(arm(), base)
+            yield r.flat(arm(), base if ready is None or ready() else np.zeros(2))
+
+
+def path_grid(r: Robot, inflate: float = L.ROBOT_RADIUS) -> np.ndarray:
+    """The free-space grid the base plans on: the layout's (furniture inflated by `inflate`), less the
+    open fridge door and drawers."""
+    b = r.b
+    state = {name: b.articulation(name) for name in dict(b.spec.articulations)}
+    return grid_without(b.spec.layout, open_parts(b.spec.layout, state), inflate=inflate)
+
+
+def creep(
+    r: Robot, xy: np.ndarray, arm: Callable[[], np.ndarray], ready: Callable[[], bool] | None = None,
+    max_steps: int = 25,
+) -> Actions:  # fmt: skip
+    """Drive straight (slowly) to `xy`, a few centimetres past the planning grid, keeping the heading
+    within a small turn; the base waits while `ready()` is false."""
+    for _ in range(max_steps):
+        base, d = base_toward(r.b.base_pose, (float(xy[0]), float(xy[1])), True)
+        if d < 0.025:
+            return
+        yield r.flat(arm(), base * 0.5 if ready is None or ready() else np.zeros(2))
+
+
+def reach_ahead(r: Robot) -> float:
+    """How far ahead of the base centre the arm reaches now: the resting arm's `ARM_AHEAD`, or the cup
+    or a held object (with `HELD_EXTENT` for its size) when further out."""
+    b = r.b
+    out = max(ARM_AHEAD, float(b.world_to_base(r.cup_pos())[0]) + 0.05)
+    if b.held is not None and b.held in {o.handle for o in b.spec.objects}:
+        out = max(out, float(b.world_to_base(b.object_pos(b.held))[0]) + HELD_EXTENT)
+    return out
+
+
+def retreat_command(r: Robot) -> np.ndarray | None:
+    """Base action reversing straight out while the arm (or what it holds) is over a tall surface
+    (`clearance`) and the floor behind is free; None once clear (or blocked)."""
+    if not r.has_base:
+        return None
+    layout = r.b.spec.layout
+    x, y, yaw = r.b.base_pose
+    if not arm_over_tall(layout, (x, y, yaw), reach_ahead(r)):
+        return None
+    if not floor_free(layout, x - 0.15 * math.cos(yaw), y - 0.15 * math.sin(yaw)):
+        return None
+    return np.array([-RETREAT_SPEED, 0.0])
+
+
+def retreat(r: Robot, arm: Callable[[], np.ndarray] | None = None, max_steps: int = 30) -> Actions:
+    """Reverse straight out while the arm is over a tall surface: turning there instead sweeps the
+    surface's objects off."""
+    arm = arm or (lambda: hold_rest(r))
+    for _ in range(max_steps):
+        base = retreat_command(r)
+        if base is None:
+            return
+        yield r.flat(arm(), base)
 
 
 def go_stand(
@@ -195,23 +274,87 @@ def go_stand(
     arm: Callable[[], np.ndarray] | None = None,
     max_steps: int = 300,
     tol: float = 0.03,
+    clear_first: bool = False,
+    ready: Callable[[], bool] | None = None,
 ) -> Actions:
-    """Drive to the free cell nearest `xy` and face `toward` (+- `tol` rad); `arm()` drives the arm."""
-    yield from drive_to(r, xy, (0.0, 0.15), arm, max_steps)
-    yield from face(r, toward, tol=tol, arm=arm)
+    """Drive to the free cell nearest `xy` and face `toward` (+- `tol` rad); `arm()` drives the arm
+    (`clear_first`, `ready`: as `drive_to`)."""
+    yield from drive_to(r, xy, (0.0, 0.15), arm, max_steps, clear_first, ready)
+    yield from face(r, toward, tol=tol, arm=arm, clear_first=clear_first)
+
+
+def stand_for(r: Robot, point: np.ndarray) -> Stand | None:
+    """The `clearance.Stand` to come in to `point` (on a surface) from, over the current planning grid;
+    None when nothing is reachable."""
+    b = r.b
+    here = np.array(b.base_pose[:2])
+    return stands(b.spec.layout, path_grid(r), here, point, tight=path_grid(r, BASE_FREE))
+
+
+def approach_line(
+    r: Robot,
+    point: np.ndarray,
+    st: Stand | None,
+    far_arm: Callable[[], np.ndarray],
+    in_arm: Callable[[], np.ndarray],
+    ready: Callable[[], bool],
+) -> Actions:
+    """Come in on a straight line to `st.close` (`stand_for`): unless already on that line facing the
+    point, stand at its far end facing it (backing out first while the arm is over a tall surface)
+    with `far_arm()`; then drive in with `in_arm()`, the base waiting while `ready()` is false; face
+    the point."""
+    here = np.array(r.b.base_pose[:2])
+    if st is None:  # nothing reachable: do what can be done from here
+        yield from face(r, point, arm=in_arm)
+        return
+    facing = abs(r.heading_err(point))
+    if float(np.linalg.norm(here - st.close)) > 0.05 or facing > 0.2:
+        if not (on_segment(here, st.far, st.close, 0.15) and facing < 0.35):
+            yield from go_stand(r, st.far, point, far_arm, tol=0.05, clear_first=True)
+        yield from drive_to(r, st.close, (0.0, 0.15), in_arm, ready=ready)
+        yield from creep(r, st.close, in_arm, ready)
+    yield from face(r, point, arm=in_arm)
+
+
+def on_segment(xy: np.ndarray, a: np.ndarray, b: np.ndarray, tol: float) -> bool:
+    """Whether `xy` lies within `tol` of the segment a-b (planar)."""
+    ab = b - a
+    t = float(np.clip(np.dot(xy - a, ab) / max(float(ab @ ab), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(xy - (a + t * ab))) < tol
 
 
 def face(
-    r: Robot, target: np.ndarray, tol: float = 0.05, arm: Callable[[], np.ndarray] | None = None
+    r: Robot,
+    target: np.ndarray,
+    tol: float = 0.05,
+    arm: Callable[[], np.ndarray] | None = None,
+    clear_first: bool = False,
 ) -> Actions:
-    """Turn in place to face `target` (x, y)."""
+    """Turn in place to face `target` (x, y). With `clear_first` a turn of more than `SWEEP` rad whose
+    arm would sweep over a tall surface goes the other way round if that one does not, else first
+    reverses out while the arm is over one (`retreat`)."""
     if not r.has_base:
         return
     arm = arm or (lambda: hold_rest(r))
-    for _ in range(80):
-        _, err = turn_command(r.b.base_pose, (float(target[0]), float(target[1])))
+    xy = (float(target[0]), float(target[1]))
+    way = 0.0  # +-1: turn that way round (the long way) until nearly facing
+    if clear_first and abs(r.heading_err(target)) > SWEEP:
+        layout, pose = r.b.spec.layout, r.b.base_pose
+        yaw = math.atan2(xy[1] - pose[1], xy[0] - pose[0])
+        ahead = reach_ahead(r)
+        if sweep_over_tall(layout, pose, yaw, ahead):
+            if not sweep_over_tall(layout, pose, yaw, ahead, long_way=True):
+                way = -math.copysign(1.0, r.heading_err(target))
+            else:
+                yield from retreat(r, arm)
+    for _ in range(160 if way else 80):
+        _, err = turn_command(r.b.base_pose, xy)
         if abs(err) < tol:
             return
+        if way and abs(err) > 0.5:
+            yield r.flat(arm(), np.array([0.0, way]))
+            continue
+        way = 0.0
         yield r.flat(arm(), np.array([0.0, float(np.clip(err * 2.0, -1.0, 1.0))]))
 
 

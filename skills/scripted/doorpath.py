@@ -41,9 +41,13 @@ def open_parts(layout: int, state: dict[str, float]) -> list[Segment]:
     return out
 
 
-def grid_without(layout: int, parts: list[Segment], clearance: float = CLEARANCE) -> np.ndarray:
-    """The layout's free-space grid with cells within `clearance` of any segment in `parts` removed."""
-    grid = L.free_space(layout)
+def grid_without(
+    layout: int, parts: list[Segment], clearance: float = CLEARANCE, inflate: float = L.ROBOT_RADIUS
+) -> np.ndarray:
+    """The layout's free-space grid (furniture inflated by `inflate`) with cells within `clearance` of
+    any segment in `parts` removed."""
+    # the default's own call: one cache entry (and one array) per layout for the default inflation
+    grid = L.free_space(layout) if inflate == L.ROBOT_RADIUS else L.free_space(layout, inflate)
     if not parts:
         return grid
     grid = grid.copy()
@@ -65,12 +69,8 @@ def _start_cell(grid: np.ndarray, xy: np.ndarray) -> tuple[int, int]:
     return int(ii[k]), int(jj[k])
 
 
-def plan(
-    grid: np.ndarray, start: np.ndarray, target: np.ndarray, band: tuple[float, float]
-) -> list[tuple[float, float]]:
-    """Waypoints (about 0.4 m apart) over `grid` from `start` to the reachable free cell `band` (min,
-    max) metres from `target` with the shortest path; the closest reachable band when none lies that
-    close; empty if nothing is reachable."""
+def _search(grid: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, dict]:
+    """Breadth-first search from the start's cell: the reachable cells in BFS order and their parents."""
     s = _start_cell(grid, start)
     prev: dict[tuple[int, int], tuple[int, int] | None] = {s: None}
     order = [s]
@@ -83,7 +83,16 @@ def plan(
                 prev[n] = (i, j)
                 order.append(n)
                 q.append(n)
-    cells = np.array(order)  # in breadth-first order: the first match has the shortest path
+    return np.array(order), prev
+
+
+def plan(
+    grid: np.ndarray, start: np.ndarray, target: np.ndarray, band: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """Waypoints (about 0.4 m apart) over `grid` from `start` to the reachable free cell `band` (min,
+    max) metres from `target` with the shortest path; the closest reachable band when none lies that
+    close; empty if nothing is reachable."""
+    cells, prev = _search(grid, start)  # in breadth-first order: the first match has the shortest path
     r = np.hypot(*((cells + 0.5) * L.GRID_RES - np.asarray(target)[:2]).T)
     ok = (r >= band[0]) & (r <= band[1])
     if not ok.any():
@@ -98,3 +107,22 @@ def plan(
         c = prev[c]
     path.reverse()
     return path[8::8] + [path[-1]] if len(path) > 1 else path
+
+
+def closest_free(
+    grid: np.ndarray, start: np.ndarray, target: np.ndarray, slack: float = 0.08
+) -> np.ndarray | None:
+    """World (x, y) of a free cell reachable from `start` within `slack` of the closest any reachable
+    cell comes to `target` (planar): of those, the one with the shortest path from `start`."""
+    cells, _ = _search(grid, start)
+    if len(cells) == 0:
+        return None
+    xy = (cells + 0.5) * L.GRID_RES
+    r = np.hypot(*(xy - np.asarray(target)[:2]).T)
+    return xy[int(np.argmax(r <= r.min() + slack))]  # breadth-first order: the first is the nearest
+
+
+def free_at(grid: np.ndarray, xy: np.ndarray) -> bool:
+    """Whether the grid cell under (x, y) is free."""
+    i, j = int(xy[0] / L.GRID_RES), int(xy[1] / L.GRID_RES)
+    return 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1] and bool(grid[i, j])

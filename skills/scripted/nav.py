@@ -3,13 +3,16 @@
 The goal is the episode's navigation goal, else its first target object (as the
 `goal_to_agent_gps_compass` sensor reads it). A held object stays held. Termination (HAB skill
 execution): the stop output is > 0, which this controller emits only within 1.5 m and facing the goal.
+A goal on a tall surface (counter, shelf, table) is approached only as far as keeps the resting arm
+outside it (`clearance.Stand.far`), and the base backs out before turning away from one.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .control import Actions, Robot, ScriptedSkill, drive_to, face, settle
+from .clearance import on_open_surface, stands
+from .control import Actions, Robot, ScriptedSkill, drive_to, face, path_grid, settle
 
 REACHED = 1.5  # HAB nav success distance (m); stop is called only inside it
 FACING = 0.2618  # HAB nav success heading error (rad)
@@ -24,6 +27,33 @@ def nav_goal(r: Robot) -> np.ndarray:
     raise ValueError(f"episode {spec.episode_id!r}: nav_to_obj needs spec.nav_goal or a target object")
 
 
+def goal_height(r: Robot, goal: np.ndarray) -> float | None:
+    """Height of the nav goal: the target object's, or that of the episode's goal position under a 2-D
+    nav goal; None for other points (a receptacle's front)."""
+    spec = r.b.spec
+    if spec.nav_goal is None:
+        return float(goal[2])
+    for t in spec.targets:
+        if np.allclose(np.asarray(t.goal[:2]), goal[:2], atol=1e-6):
+            return float(t.goal[2])
+    return None
+
+
+def nav_stand(r: Robot, goal: np.ndarray) -> np.ndarray | None:
+    """Where to stop for a goal on an open surface (an object, a goal position on furniture): the far
+    `Stand` (the resting arm outside a tall surface, in line with the closest stand that pick and place
+    then drive on to); None for other goals (a receptacle's front, a point inside the fridge or a
+    drawer: pick and place come in square to the opening from near it)."""
+    layout = r.b.spec.layout
+    z = goal_height(r, goal)
+    if z is None or not on_open_surface(layout, np.array([*goal[:2], z])):
+        return None
+    st = stands(layout, path_grid(r), np.array(r.b.base_pose[:2]), goal)
+    if st is None or float(np.linalg.norm(st.far - goal[:2])) > REACHED - 0.15:
+        return None
+    return st.far
+
+
 class NavToObj(ScriptedSkill):
     """Scripted navigation controller (privileged path planning)."""
 
@@ -32,12 +62,16 @@ class NavToObj(ScriptedSkill):
     def plan(self, r: Robot) -> Actions:
         r.grip = 1.0 if r.b.held is not None else -1.0
         goal = nav_goal(r)
+        stand = nav_stand(r, goal)
         band = (0.0, 0.8) if r.b.spec.nav_goal is not None else (0.5, 1.1)
-        for _ in range(3):  # replan if a push off the path left the robot short
-            if r.planar_dist(goal) < REACHED - 0.2:
+        for _ in range(3):  # again if a push off the path, or backing out before a turn, left it short
+            if stand is not None and r.planar_dist(stand) > 0.12:
+                yield from drive_to(r, stand, (0.0, 0.1), max_steps=400, clear_first=True)
+            elif stand is None and r.planar_dist(goal) > REACHED - 0.2:
+                yield from drive_to(r, goal, band, max_steps=400, clear_first=True)
+            yield from face(r, goal, tol=0.08, clear_first=True)
+            if r.planar_dist(goal) < REACHED and abs(r.heading_err(goal)) < FACING:
                 break
-            yield from drive_to(r, goal, band, max_steps=400)
-        yield from face(r, goal, tol=0.08)
         if r.planar_dist(goal) < REACHED and abs(r.heading_err(goal)) < FACING:
             yield r.flat(stop=True)
         else:

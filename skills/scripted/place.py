@@ -9,22 +9,40 @@ while the arm moves rolls away. Termination (HAB skill execution): released and 
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import mujoco
 import numpy as np
 
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 
 from .articulated import CONTAINERS, container_front
-from .control import REST_JOINTS, REST_TOL, Actions, Robot, ScriptedSkill, drive_to, face, go_stand, settle
+from .clearance import arm_over_tall
+from .control import (
+    REST_JOINTS,
+    REST_TOL,
+    Actions,
+    Robot,
+    ScriptedSkill,
+    approach_line,
+    go_stand,
+    retreat_command,
+    settle,
+    stand_for,
+)
 from .pick import half_height, target_handle
 from .posture import posture
 from .steer import steer_cup
 
 HOVER = 0.04  # the object is carried this far above its goal (m)
 AHEAD = 0.1  # the carry posture holds the object this much further ahead than at rest (m)
+MAX_AHEAD = 0.4  # at most this much further ahead, for a goal deep in a surface (m)
 DROP = 0.0  # released at the goal's resting height (m)
 LEVEL_GAIN = 0.3  # rad of tilt correction per step fed to the IK
 LEVEL_WEIGHT = 0.3  # weight of the tilt rows against the position rows (position first)
+LEVEL_PATIENCE = 8  # steps without getting more upright before a placement goes on tilted
+CARRY_WEIGHT = 0.1  # the same while carrying the object in: the resting wrist is near its limit, and a
+# held object raised level takes 3x as long as one let tilt a little (levelled again over the goal)
 DRAWER_RIM = 0.8  # the top drawer's front panel ends at 0.77 m; the object's bottom stays over this (m)
 BACK_OFF_STEPS = 15  # steps the base reverses after a release inside a container
 NEAR = 1.0  # the arm takes the carry posture within this planar distance of the goal (m)
@@ -32,8 +50,11 @@ CONTAINER_STAND = 0.42  # base distance from the fridge's or cabinet's front for
 LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
 
 
-def level_arm_to(r: Robot, world: np.ndarray, handle: str, max_step: float = 0.08) -> np.ndarray:
-    """Arm action moving the EE toward `world` while turning the held object's up axis to vertical.
+def level_arm_to(
+    r: Robot, world: np.ndarray, handle: str, max_step: float = 0.08, weight: float = LEVEL_WEIGHT
+) -> np.ndarray:
+    """Arm action moving the EE toward `world` while turning the held object's up axis to vertical
+    (`weight`: of the tilt rows against the position rows).
 
     Damped least squares on the stacked position and rotation Jacobians of the grip site, steered from
     the joint targets (no wind-up), scaled as a whole into [-1, 1].
@@ -42,14 +63,14 @@ def level_arm_to(r: Robot, world: np.ndarray, handle: str, max_step: float = 0.0
     m, d = b.model, b.data
     jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
     mujoco.mj_jacSite(m, d, jacp, jacr, r._grip_site)
-    J = np.vstack([jacp[:, r._arm_dof], LEVEL_WEIGHT * jacr[:, r._arm_dof]])
+    J = np.vstack([jacp[:, r._arm_dof], weight * jacr[:, r._arm_dof]])
     err = np.asarray(world, dtype=np.float64) - d.site_xpos[r._grip_site]
     n = float(np.linalg.norm(err))
     if n > max_step:
         err *= max_step / n
     up = d.xmat[m.body(f"obj:{handle}").id].reshape(3, 3)[:, 2]
     tilt = LEVEL_GAIN * np.cross(up, np.array([0.0, 0.0, 1.0]))
-    e = np.concatenate([err, LEVEL_WEIGHT * tilt])
+    e = np.concatenate([err, weight * tilt])
     dq = J.T @ np.linalg.solve(J @ J.T + 1e-2 * np.eye(6), e)
     dq += d.qpos[r._arm_q] - d.ctrl[r._arm_u]
     a = dq / ARM_SCALE
@@ -64,13 +85,28 @@ def upright(r: Robot, handle: str) -> float:
 
 
 def carry_to(r: Robot, handle: str, point: np.ndarray, tol: float, steps: int) -> Actions:
-    """Move the held object's centre to `point` (world), upright, by moving the EE by the same offset."""
+    """Move the held object's centre to `point` (world), upright, by moving the EE by the same offset.
+
+    Done once there and upright, or there and no longer getting more upright (`LEVEL_PATIENCE` steps
+    without gain: high up the resting wrist is at its limit and the object cannot be levelled), or
+    near there and stalled for as long (it rests on the surface, or the arm is blocked)."""
     b = r.b
+    best, since, trail = -1.0, 0, []
     for _ in range(steps):
         if b.held != handle:
             return
-        err = point - b.object_pos(handle)
-        if float(np.linalg.norm(err)) < tol and upright(r, handle) > 0.97:
+        pos = b.object_pos(handle)
+        err = point - pos
+        up = upright(r, handle)
+        best, since = (up, 0) if up > best + 0.002 else (best, since + 1)
+        dist = float(np.linalg.norm(err))
+        if dist < tol and (up > 0.97 or since >= LEVEL_PATIENCE):
+            return
+        trail.append(pos)
+        stalled = (
+            len(trail) > LEVEL_PATIENCE and float(np.linalg.norm(pos - trail[-LEVEL_PATIENCE - 1])) < 0.003
+        )
+        if dist < 3 * tol and stalled:
             return
         yield r.flat(level_arm_to(r, b.ee_pos_world + err, handle))
 
@@ -98,39 +134,66 @@ def to_posture(r: Robot, q: np.ndarray, steps: int) -> Actions:
 
 
 def approach_goal(r: Robot, handle: str, goal: np.ndarray) -> Actions:
-    """Drive so the held object comes to hang near its goal, the arm pre-shaping to the carry posture
-    (raised over the goal's surface while driving, lowered to it near the goal); then the base steers the
-    object over the goal (look-ahead point control) until it is there or the base stops making progress."""
+    """Bring the held object to hang over its goal: into a container square to its front with the arm in
+    the carry posture; onto an open surface by `_drive_in`. Then the base steers the object over the
+    goal (look-ahead point control) until it is there or the base stops making progress."""
     b = r.b
     z0 = float(b.object_pos(handle)[2])
     cross = crossing_height(r, handle, goal)
     q_drive = carry_posture(r, handle, max(cross, z0), 0.0)
     q_carry = carry_posture(r, handle, cross, AHEAD)
-    obj_ahead = float(b.world_to_base(b.object_pos(handle))[0]) + AHEAD
+    if not r.has_base:
+        yield from to_posture(r, q_carry, 40)
+        return
+    front = container_front(r, r.b.spec.targets[0].goal_receptacle, goal, CONTAINER_STAND)
+    if front is not None:  # inside the fridge or a drawer: come in square to its front
 
-    def arm() -> np.ndarray:  # lowered (or raised) to the goal's height within a metre of it
-        return r.joints_to(q_carry if r.planar_dist(goal) < NEAR else q_drive)
+        def arm() -> np.ndarray:  # lowered (or raised) to the goal's height within a metre of it
+            return r.joints_to(q_carry if r.planar_dist(goal) < NEAR else q_drive)
 
-    if r.has_base:
-        front = container_front(r, r.b.spec.targets[0].goal_receptacle, goal, CONTAINER_STAND)
-        if front is not None:  # inside the fridge or a drawer: come in square to its front
-            yield from go_stand(r, front, goal, arm, tol=0.05)
-        else:
-            band = (max(0.3, obj_ahead - 0.15), obj_ahead + 0.1)
-            yield from drive_to(r, goal, band, arm=arm)
-            yield from face(r, goal, arm=arm)
-    yield from to_posture(r, q_carry, 40)
-    if r.has_base:
-        obj = lambda: b.object_pos(handle)  # noqa: E731
-        yield from steer_cup(
-            r,
-            lambda: goal,
-            lambda: r.joints_to(q_carry),
-            _Progress(r, handle, goal),
-            60,
-            point=obj,
-            speed=0.3,
-        )
+        yield from go_stand(r, front, goal, arm, tol=0.05)
+        yield from to_posture(r, q_carry, 40)
+        hold = lambda: r.joints_to(q_carry)  # noqa: E731
+    else:
+        hold = yield from _drive_in(r, handle, goal, cross)
+    yield from steer_cup(
+        r, lambda: goal, hold, _Progress(r, handle, goal), 60, point=lambda: b.object_pos(handle), speed=0.3
+    )
+
+
+def _drive_in(r: Robot, handle: str, goal: np.ndarray, cross: float) -> Generator:
+    """`approach_line` to the goal: the object raised to the crossing height on the way, then carried
+    (Cartesian, kept near upright) out to where the goal will be while the base drives in; the base waits
+    at a tall surface's edge until the object is high enough to cross it. Returns the arm command that
+    holds it there."""
+    b, layout = r.b, r.b.spec.layout
+    st = stand_for(r, goal)
+    obj_x = float(b.world_to_base(b.object_pos(handle))[0])
+    reach = obj_x + AHEAD if st is None else float(np.linalg.norm(st.close - goal[:2]))
+    target = np.array([float(np.clip(reach, obj_x, obj_x + MAX_AHEAD)), 0.0, cross])  # base frame
+
+    def hold() -> np.ndarray:
+        world = b.ee_pos_world + r.base_point(target) - b.object_pos(handle)
+        return level_arm_to(r, world, handle, weight=CARRY_WEIGHT)
+
+    def there(tol: float = 0.04) -> bool:
+        return float(np.linalg.norm(b.world_to_base(b.object_pos(handle)) - target)) < tol
+
+    def high() -> bool:  # high enough to cross the surface's edge (reaching out goes on while driving)
+        return float(b.object_pos(handle)[2]) > cross - 0.02 or not arm_over_tall(layout, b.base_pose)
+
+    raise_only = np.array([obj_x, 0.0, max(cross, float(b.world_to_base(b.object_pos(handle))[2]))])
+
+    def raised() -> np.ndarray:
+        world = b.ee_pos_world + r.base_point(raise_only) - b.object_pos(handle)
+        return level_arm_to(r, world, handle, weight=CARRY_WEIGHT)
+
+    yield from approach_line(r, goal, st, raised, hold, high)
+    for _ in range(60):
+        if there(0.02):
+            break
+        yield r.flat(hold())
+    return hold
 
 
 def crossing_height(r: Robot, handle: str, goal: np.ndarray) -> float:
@@ -165,8 +228,9 @@ def still(r: Robot, handle: str, steps: int = 8) -> Actions:
 
 
 def leave(r: Robot, back_off: bool, steps: int = 120) -> Actions:
-    """After the release: straight up by `LIFT`, then to the resting posture in joint space; with
-    `back_off` (the arm is inside the fridge or over a drawer) the base first reverses to pull it out."""
+    """After the release: straight up by `LIFT`, then to rest; with `back_off` (the arm is inside the
+    fridge or over a drawer) in joint space while the base first reverses to pull it out, else straight
+    (Cartesian) while the base backs out from over a tall surface."""
     top = r.b.ee_pos_world + np.array([0.0, 0.0, LIFT])
     for _ in range(12):
         if r.b.ee_pos_world[2] > top[2] - 0.01:
@@ -175,8 +239,11 @@ def leave(r: Robot, back_off: bool, steps: int = 120) -> Actions:
     for i in range(steps):
         if r.rest_dist() < 0.08:
             return
-        base = np.array([-0.15, 0.0]) if back_off and i < BACK_OFF_STEPS and r.has_base else None
-        yield r.flat(r.joints_to(REST_JOINTS), base)
+        if back_off:
+            base = np.array([-0.15, 0.0]) if i < BACK_OFF_STEPS and r.has_base else None
+            yield r.flat(r.joints_to(REST_JOINTS), base)
+        else:  # straight back to rest, backing out from over a tall surface (rest would be inside it)
+            yield r.flat(r.arm_to(r.rest_world()), retreat_command(r))
 
 
 class Place(ScriptedSkill):
