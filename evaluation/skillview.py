@@ -144,10 +144,14 @@ class SkillView:
 def full_action(view: SkillView, action: np.ndarray, full: ActionLayout, held: bool) -> np.ndarray:
     """The HAB env's flat action for a skill's action.
 
-    Components the skill does not command: arm still (0), base still (0), grip kept as it is (grasp while
+    An `arm_ee_action` becomes the joint deltas the simulator's IK gives for it. Components the skill does
+    not command: arm still (0), base still (0), grip kept as it is (grasp while
     holding, release otherwise); the skill's stop ends the skill call, never the HAB episode.
     """
     a = np.asarray(action, dtype=np.float32).reshape(-1)
     parts = {name: a[s] for name, s in view.layout.slices.items()}
     grip = float(parts["grip_action"][0]) if "grip_action" in parts else (1.0 if held else -1.0)
-    return full.make(arm=parts.get("arm_action"), grip=grip, base=parts.get("base_velocity"), stop=False)
+    arm = parts.get("arm_action")
+    if "arm_ee_action" in parts:  # an end-effector-controlled skill: its IK step as joint deltas
+        arm = view.backend.ee_arm_action(parts["arm_ee_action"])
+    return full.make(arm=arm, grip=grip, base=parts.get("base_velocity"), stop=False)

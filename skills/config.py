@@ -15,6 +15,8 @@ from tpsrl.sim.sensors import SENSORS
 from .splits import split_layouts
 
 DEPTH_MAX = 512
+ARM_CONTROLS = {"joint": "arm_action", "ee": "arm_ee_action"}
+"""skill.arm_control -> the arm action component it selects."""
 
 
 @dataclass
@@ -25,6 +27,9 @@ class SkillConfig:
     """Layouts to sample: "train" (24 layouts) or "heldout" (skills.splits.HELDOUT_LAYOUTS)."""
     base_movement: bool = True
     """False removes base_velocity from the actions (TP-SRL's per-skill action space)."""
+    arm_control: str = "joint"
+    """Arm action: "joint" (HAB's 7 joint-target deltas, TP-SRL's skills) or "ee" (HAB's ArmEEAction: a 3-D
+    end-effector displacement in the base frame, solved by the simulator's IK)."""
     depth: int = 0
     """head_depth resolution (square, ray-cast); 0: state sensors only (the CPU default)."""
     observations: tuple[str, ...] | None = None
@@ -67,6 +72,8 @@ class SkillConfig:
             self.observations = tuple(self.observations)
         self.clutter = tuple(self.clutter)  # type: ignore[assignment]
         split_layouts(self.split)
+        if self.arm_control not in ARM_CONTROLS:
+            raise ValueError(f"skill.arm_control: {self.arm_control!r} not accepted; use one of {list(ARM_CONTROLS)}")
         if (
             isinstance(self.depth, bool)
             or not isinstance(self.depth, int)
@@ -98,8 +105,9 @@ def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[s
         if cfg.depth
         else DepthSettings("none")
     )
+    arm = ARM_CONTROLS[cfg.arm_control]
     return EnvConfig(
-        actions=actions,
+        actions=tuple(arm if a == "arm_action" else a for a in actions),
         base_movement=cfg.base_movement,
         observations=obs,
         depth=depth,

@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from tpsrl.sim.sensors import ACTIONS
+from tpsrl.sim.sensors import ACTION_SIZES
 
 
 @runtime_checkable
@@ -43,10 +43,10 @@ class ActionLayout:
         self.slices: dict[str, slice] = {}
         start = 0
         for name in components:
-            if name not in ACTIONS:
-                raise ValueError(f"action component {name!r} unknown; accepted: {list(ACTIONS)}")
-            self.slices[name] = slice(start, start + ACTIONS[name])
-            start += ACTIONS[name]
+            if name not in ACTION_SIZES:
+                raise ValueError(f"action component {name!r} unknown; accepted: {list(ACTION_SIZES)}")
+            self.slices[name] = slice(start, start + ACTION_SIZES[name])
+            start += ACTION_SIZES[name]
         self.size = start
 
     @classmethod

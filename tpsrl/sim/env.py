@@ -17,7 +17,7 @@ import numpy as np
 
 from .backend import DepthSettings, SimBackend, make_backend
 from .episode import EpisodeError, EpisodeSpec, PlacementError
-from .sensors import ACTIONS, SENSORS, SensorContext
+from .sensors import ACTION_SIZES, ACTIONS, ARM_ACTIONS, SENSORS, SensorContext
 from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
 
 __all__ = ["EnvConfig", "RearrangeEnv", "RearrangeEnvFactory", "Task", "TaskStep", "FreeTask", "register"]
@@ -38,7 +38,8 @@ class EnvConfig:
     backend: str = "mujoco"
     """Simulator backend name (see tpsrl.sim.backend.BACKENDS)."""
     actions: tuple[str, ...] = tuple(ACTIONS)
-    """Action components in the flat action vector, in HAB order."""
+    """Action components in the flat action vector, in HAB order. `arm_ee_action` (3-D end-effector
+    displacement, HAB's ArmEEAction) may replace `arm_action` (7 joint deltas)."""
     base_movement: bool = True
     """False drops base_velocity from the actions (TP-SRL's per-skill action space)."""
     observations: tuple[str, ...] = ALL_OBSERVATIONS
@@ -67,8 +68,12 @@ class EnvConfig:
         if isinstance(self.depth, dict):
             self.depth = DepthSettings(**self.depth)
         for a in self.actions:
-            if a not in ACTIONS:
-                raise ValueError(f"env.actions: unknown action {a!r}; accepted: {list(ACTIONS)}")
+            if a not in ACTION_SIZES:
+                raise ValueError(f"env.actions: unknown action {a!r}; accepted: {list(ACTION_SIZES)}")
+        if len(set(self.actions)) != len(self.actions) or sum(a in ARM_ACTIONS for a in self.actions) > 1:
+            raise ValueError(
+                f"env.actions: {list(self.actions)} repeats a component or has both arm controls {ARM_ACTIONS}"
+            )
         for o in self.observations:
             if o not in SENSORS:
                 raise ValueError(f"env.observations: unknown observation {o!r}; accepted: {list(SENSORS)}")
@@ -107,8 +112,8 @@ class RearrangeEnv(gym.Env):
         self._slices: dict[str, slice] = {}
         start = 0
         for a in self.cfg.active_actions:
-            self._slices[a] = slice(start, start + ACTIONS[a])
-            start += ACTIONS[a]
+            self._slices[a] = slice(start, start + ACTION_SIZES[a])
+            start += ACTION_SIZES[a]
         self.action_space = gym.spaces.Box(-1.0, 1.0, (start,), dtype=np.float32)
         hw = (self.cfg.depth.height, self.cfg.depth.width)
         self.observation_space = gym.spaces.Dict(
@@ -195,7 +200,10 @@ class RearrangeEnv(gym.Env):
             raise gym.error.ResetNeeded("RearrangeEnv.step() called before reset(); call env.reset() first")
         a = self._action(action)
         parts = {k: a[s] for k, s in self._slices.items()}
-        self.backend.step(parts.get("arm_action"), self._grip_command(parts), parts.get("base_velocity"))
+        arm = parts.get("arm_action")
+        if "arm_ee_action" in parts:
+            arm = self.backend.ee_arm_action(parts["arm_ee_action"])
+        self.backend.step(arm, self._grip_command(parts), parts.get("base_velocity"))
         self._t += 1
         info: dict[str, Any] = {
             "force_instant": self.backend.force_instant,

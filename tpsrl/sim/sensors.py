@@ -17,6 +17,11 @@ REST_EE = np.array([0.5, 0.0, 1.0])  # resting EE position in the base frame (HA
 
 # Flat action order (HAB): arm 7, grip 1, base 2, stop 1.
 ACTIONS: dict[str, int] = {"arm_action": 7, "grip_action": 1, "base_velocity": 2, "rearrange_stop": 1}
+# Optional arm control in place of arm_action (HAB's ArmEEAction): a 3-D end-effector displacement in the
+# base frame, in [-1, 1], times EE_SCALE metres, turned into joint targets by the simulator's IK.
+OPTIONAL_ACTIONS: dict[str, int] = {"arm_ee_action": 3}
+ACTION_SIZES: dict[str, int] = {**ACTIONS, **OPTIONAL_ACTIONS}
+ARM_ACTIONS = ("arm_action", "arm_ee_action")
 
 
 @dataclass(frozen=True)

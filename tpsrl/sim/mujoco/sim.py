@@ -35,6 +35,7 @@ from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
 
 SUBSTEPS = 4  # 120 Hz physics, 30 Hz control
 ARM_SCALE = 0.0125  # rad per unit arm action per control step (HAB)
+EE_SCALE = 0.015  # metres of end-effector displacement per unit arm_ee_action per control step (HAB ee_ctrl_lim)
 # HAB integrates 10 * action over 1/120 s per control step: <= 0.083 m (rad) per step = 2.5 m/s (rad/s).
 BASE_LIN_SPEED = 10.0 / 120.0 * 30.0
 BASE_ANG_SPEED = 10.0 / 120.0 * 30.0
@@ -225,6 +226,39 @@ class MujocoSim:
                 self.release()
         self.force_instant, self.arm_force = self._robot_contact_force()
         self.force_accum += self.force_instant
+
+    def arm_action_for_ee_step(
+        self, step_world: np.ndarray, damping: float = 1e-2, from_joints: bool = True
+    ) -> np.ndarray:
+        """Arm action [7] in [-1, 1] that moves the EE by `step_world` (m, world frame).
+
+        Damped least squares on the EE position Jacobian. `from_joints`: the new joint targets are the
+        joints plus the step (repeated calls toward a point do not wind the targets up, but the servos'
+        lag makes motion slow); otherwise the step is added to the current targets, like `arm_action`
+        (full speed; the targets' lead over the joints stays bounded by ARM_LEAD in `step`).
+        """
+        m, d = self.model, self.data
+        jacp = np.zeros((3, m.nv))
+        mujoco.mj_jacSite(m, d, jacp, None, self._grip_site)
+        J = jacp[:, m.jnt_dofadr[m.actuator_trnid[self._arm_u, 0]]]
+        step = np.asarray(step_world, dtype=np.float64)
+        dq = J.T @ np.linalg.solve(J @ J.T + damping * np.eye(3), step)
+        if from_joints:
+            dq += d.qpos[self._arm_q] - d.ctrl[self._arm_u]
+        return np.clip(dq / ARM_SCALE, -1.0, 1.0)
+
+    def ee_arm_action(self, delta: np.ndarray) -> np.ndarray:
+        """`arm_ee_action` -> `arm_action`: a base-frame EE displacement in [-1, 1]^3 times EE_SCALE.
+
+        HAB's ArmEEAction accumulates an EE target and solves IK for it; here the IK step of the
+        displacement is added to the joint targets, which accumulate like `arm_action`'s (bounded lead).
+        """
+        v = np.clip(np.asarray(delta, dtype=np.float64).reshape(3), -1.0, 1.0) * EE_SCALE
+        yaw = self.base_pose[2]
+        c, s = math.cos(yaw), math.sin(yaw)
+        return self.arm_action_for_ee_step(
+            np.array([c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]]), from_joints=False
+        )
 
     # ------------------------------------------------------------------------------- suction
     def touching_cup(self) -> str | None:
