@@ -121,7 +121,9 @@ class HierarchicalAgent:
         if skill not in self._policies:
             self._policies[skill] = self.sources.make(skill)
             base = self.sources.base_movement.get(skill, True)
-            self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)
+            # A learned skill acts in the arm space it was trained with (joint deltas or EE steps).
+            arm = getattr(getattr(self._policies[skill], "config", None), "arm_control", "joint")
+            self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth, arm)
         return self._policies[skill], self._env_cfgs[skill]
 
     def run(self, env: RearrangeEnv, spec: EpisodeSpec, scenario: str = "", index: int = 0,

@@ -40,9 +40,10 @@ class BackendView:
         return getattr(self._backend, name)
 
 
-def skill_env_config(skill: str, base_movement: bool, depth: int) -> EnvConfig:
+def skill_env_config(skill: str, base_movement: bool, depth: int, arm_control: str = "joint") -> EnvConfig:
     """The env config (observations, actions) the skill's own task uses."""
-    return task_class(skill)(make_config(skill, base_movement=base_movement, depth=depth)).env_config()
+    cfg = make_config(skill, base_movement=base_movement, depth=depth, arm_control=arm_control)
+    return task_class(skill)(cfg).env_config()
 
 
 def _live_objects(backend: SimBackend, spec: EpisodeSpec) -> tuple[ObjectPlacement, ...]:

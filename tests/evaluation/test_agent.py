@@ -67,3 +67,15 @@ def test_scripted_episode_reaches_first_stages():
     assert r.stage_names[:2] == ["open_drawer_0", "pick_1"] and r.stage_success[0]
     assert r.plan_length == 12 and r.steps > 0 and r.skills[0].skill == "nav_to_obj"
     assert r.full_success or r.failure is not None  # a failure is always attributed
+
+
+def test_an_end_effector_skill_acts_through_the_ik(set_table):
+    env, spec, calls = set_table
+    pick = next(c for c in calls if c.skill == "pick")
+    view = SkillView(env, "pick", skill_env_config("pick", True, 0, "ee"), call_spec(spec, pick, env.backend))
+    assert view.action_space.shape == make_env("pick", arm_control="ee").action_space.shape == (6,)
+    full = ActionLayout.of(env)
+    up = full_action(view, np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0]), full, held=False)
+    arm = up[full.slices["arm_action"]]
+    assert np.abs(arm).max() > 0.1  # joint deltas from the IK, not a still arm
+    assert np.allclose(arm, env.backend.ee_arm_action(np.array([0.0, 0.0, 1.0])))
