@@ -4,6 +4,7 @@
     tpsrl-eval-study episodes=5 nonav_scripted=true       # NoNav with scripted pick/place as well
     tpsrl-eval-study episodes=5 fill_scripted=true        # learned variants: scripted skills where none is shipped
     tpsrl-eval-study figure=docs/hab_stages.png table=docs/hab_results.md
+    tpsrl-eval-study scenarios=tidy_house agents=tp_spa reuse=runs/eval/tidy_house-tp_spa-0000   # plot a finished run
 
 A learned variant whose checkpoints are missing is skipped with the reason printed. Output: the plot
 (PNG), a Markdown results table, one `tpsrl-eval` run directory per pair, and the evaluation throughput
@@ -61,6 +62,10 @@ class StudyConfig:
     """Progress bars."""
     videos: int = 0
     """mp4 videos of the first K episodes of every evaluation."""
+    reuse: str = ""
+    """Comma-separated `tpsrl-eval` run directories taken for their scenario x agent instead of a fresh
+    evaluation (resumed: missing episodes are run, finished ones are read back), e.g. the long runs behind
+    the figure in docs/."""
 
 
 def _names(text: str, accepted: list[str], key: str) -> list[str]:
@@ -82,21 +87,48 @@ def _study_dir(parent: str) -> Path:
     return d
 
 
+def _label(agent: str, scenario: str, scripted: list[str]) -> str:
+    """`agent`, or `agent (learned: a,b; rest scripted)` for a learned variant with scripted skills."""
+    if not scripted or not AGENTS[agent].learned:
+        return agent
+    learned = [
+        k for k in SCENARIO_SKILLS[scenario] if k in DOMAIN_SKILLS[AGENTS[agent].domain] and k not in scripted
+    ]
+    return f"{agent} (learned: {','.join(learned) or 'none'}; rest scripted)"
+
+
+def _reused(cfg: StudyConfig) -> dict[tuple[str, str], tuple[Path, dict[str, Any]]]:
+    """(scenario, agent) -> (run dir, its saved config) for every `reuse` directory."""
+    out: dict[tuple[str, str], tuple[Path, dict[str, Any]]] = {}
+    for d in (Path(x.strip()) for x in cfg.reuse.split(",") if x.strip()):
+        try:
+            saved = json.loads((d / "config.json").read_text())
+        except (OSError, ValueError):
+            raise ConfigError(f"reuse: {d} is not a tpsrl-eval run directory (no readable config.json)") from None
+        key = (saved["scenario"], saved["agent"])
+        if key in out:
+            raise ConfigError(f"reuse: {out[key][0]} and {d} are both {key[0]} / {key[1]}")
+        out[key] = (d, saved)
+    return out
+
+
 def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, Any] | None:
     base = EvalConfig(scenario, agent, cfg.episodes, cfg.seed, processes=cfg.processes,
                       out_dir=str(study), progress=cfg.progress, videos=cfg.videos)  # fmt: skip
+    reused = _reused(cfg).get((scenario, agent))
+    if reused is not None:
+        d, saved = reused
+        keep = ("episodes", "seed", "episodes_file", "scripted", "checkpoints")
+        record, _ = evaluate(replace(base, resume=str(d), videos=0, **{k: saved[k] for k in keep}))
+        record["agent"] = _label(agent, scenario, [x for x in saved["scripted"].split(",") if x])
+        return record
     try:
         record, _ = evaluate(base)
         return record
     except MissingCheckpointError as e:
         if cfg.fill_scripted:
             record, _ = evaluate(replace(base, scripted=",".join(e.missing)))
-            learned = [
-                k
-                for k in SCENARIO_SKILLS[scenario]
-                if k in DOMAIN_SKILLS[AGENTS[agent].domain] and k not in e.missing
-            ]
-            record["agent"] = f"{agent} (learned: {','.join(learned) or 'none'}; rest scripted)"
+            record["agent"] = _label(agent, scenario, list(e.missing))
             return record
         if not (agent == "tp_srl_nonav" and cfg.nonav_scripted):
             print(f"skipped {scenario} / {agent}: {str(e).splitlines()[0]}")
@@ -132,6 +164,9 @@ def run_study(cfg: StudyConfig) -> dict[str, Any]:
     """Run every pair, write the plot and the table; returns the JSON record."""
     scenarios = _names(cfg.scenarios, scenario_names(), "scenarios")
     agents = _names(cfg.agents, list(AGENTS), "agents")
+    for (scenario, agent), (d, _) in _reused(cfg).items():
+        if scenario not in scenarios or agent not in agents:
+            raise ConfigError(f"reuse: {d} is {scenario} / {agent}, which is not among the study's pairs")
     study = _study_dir(cfg.out_dir)
     records: dict[str, list[dict[str, Any]]] = {s: [] for s in scenarios}
     t0 = time.perf_counter()

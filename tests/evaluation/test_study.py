@@ -54,3 +54,23 @@ def test_fill_scripted_runs_a_learned_variant_with_the_shipped_skills(tmp_path, 
     assert main([*args, "fill_scripted=true"]) == 0
     label = f"tp_srl_nobase (learned: {','.join(shipped) or 'none'}; rest scripted)"
     assert label in (tmp_path / "t.md").read_text()
+
+
+def test_reuse_takes_a_finished_run_and_rejects_a_foreign_one(tmp_path, capsys):
+    from evaluation.study import main
+
+    run = tmp_path / "runs"
+    common = ["episodes=1", "scenarios=prepare_groceries", "agents=tp_spa", "processes=1", "progress=false"]
+    assert main([*common, f"out_dir={run}"]) == 0
+    first = next(p for p in run.rglob("config.json")).parent
+    lines = (first / "results.jsonl").read_text()
+    out = tmp_path / "again"
+    args = [*common, f"out_dir={out}", f"reuse={first}", f"table={tmp_path / 't.md'}", f"figure={tmp_path / 'f.png'}"]
+    assert main(args) == 0
+    assert (first / "results.jsonl").read_text() == lines  # read back, not run again
+    assert "| prepare_groceries | tp_spa | 1 |" in (tmp_path / "t.md").read_text()
+    assert not list(out.rglob("results.jsonl"))  # no fresh evaluation
+    capsys.readouterr()
+    assert main([*common[:-2], "agents=tp_srl", f"out_dir={out}", f"reuse={first}"]) == 2
+    assert "reuse" in capsys.readouterr().err
+    assert main([*common, f"out_dir={out}", f"reuse={tmp_path}"]) == 2
