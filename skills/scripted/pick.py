@@ -111,17 +111,14 @@ def grasp_from_above(r: Robot, handle: str, steps: int = 160) -> Actions:
     yield from cup_reach(r, top, lambda: b.held is not None, steps)
 
 
-def lift_out(r: Robot, max_steps: int = 120) -> Actions:
-    """Lift the held object `LIFT` straight up, then go to rest (joint space) while backing out from
-    over a tall surface."""
+def lift_out(r: Robot) -> Actions:
+    """Lift the held object `LIFT` straight up, then back out from over a tall surface with the arm as it
+    is: the held object hangs below the cup, and lowered toward rest over the surface it sweeps what
+    stands there."""
     top = r.cup_pos() + np.array([0.0, 0.0, LIFT])
     yield from cup_reach(r, lambda: top, lambda: r.cup_pos()[2] > top[2] - 0.015, 20)
-    if not r.has_base:
-        yield from to_rest(r)
-        return
-    yield from retreat(r, lambda: r.joints_to(REST_JOINTS), max_steps)
-    for _ in range(max_steps):
-        yield r.flat(r.joints_to(REST_JOINTS))
+    if r.has_base:
+        yield from retreat(r, lambda: np.zeros(7), 40)
 
 
 class Pick(ScriptedSkill):
@@ -138,11 +135,22 @@ class Pick(ScriptedSkill):
         if r.b.held != h:
             return  # nothing (or the wrong thing) grasped: give up, the task scores it
         if r.has_base and in_container(r, h):  # pull the object out of the opening before lifting it
+            self._clear = True
             for _ in range(BACK_OFF_STEPS):
                 yield r.flat(np.zeros(7), np.array([-0.2, 0.0]))
             yield from to_rest(r)
             return
         yield from lift_out(r)
+        self._clear = True  # the skill may end only once the held object is off the surface
+        if not r.has_base:
+            yield from to_rest(r)
+            return
+        for _ in range(120):
+            yield r.flat(r.joints_to(REST_JOINTS))
+
+    def reset(self, env) -> None:
+        super().reset(env)
+        self._clear = False
 
     def terminated(self, r: Robot) -> bool:
-        return r.b.held == target_handle(r) and r.rest_dist() < REST_TOL
+        return self._clear and r.b.held == target_handle(r) and r.rest_dist() < REST_TOL

@@ -14,6 +14,7 @@ from collections.abc import Generator
 import mujoco
 import numpy as np
 
+from tpsrl.sim.mujoco.objects import object_type
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 
 from .articulated import CONTAINERS, container_front
@@ -26,6 +27,7 @@ from .control import (
     ScriptedSkill,
     approach_line,
     go_stand,
+    retreat,
     retreat_command,
     settle,
     stand_for,
@@ -47,6 +49,9 @@ DRAWER_RIM = 0.8  # the top drawer's front panel ends at 0.77 m; the object's bo
 BACK_OFF_STEPS = 15  # steps the base reverses after a release inside a container
 NEAR = 1.0  # the arm takes the carry posture within this planar distance of the goal (m)
 CONTAINER_STAND = 0.42  # base distance from the fridge's or cabinet's front for goals inside (m)
+ROLLING = ("sphere", "capsule")  # shapes that roll on a surface (capsules lie on their side)
+STILL_LIN = 0.001  # m/s: the held object is released only below this speed (a sphere rolls on with it)
+STILL_ANG = 0.05  # rad/s: and below this angular speed
 LIFT = 0.06  # after the release the EE goes this far straight up before heading to rest (m)
 
 
@@ -217,32 +222,46 @@ class _Progress:
         return d < 0.015 or (len(self.hist) > 8 and self.hist[-9] - d < 0.005)
 
 
-def still(r: Robot, handle: str, steps: int = 8) -> Actions:
-    """Hold the arm until the object (and arm) stop moving."""
+def still(r: Robot, handle: str, steps: int = 30) -> Actions:
+    """Brake the arm (joint targets to where the joints are) and stop the base until the held object is
+    still. A sphere or a capsule on its side released moving rolls on, however slowly (the contacts have
+    no rolling friction), until it leaves its goal or drops off the surface; other shapes stop by
+    friction and need only the coarse test."""
     b = r.b
     bid = b.model.body(f"obj:{handle}").id
+    rolls = object_type(next(o.type for o in b.spec.objects if o.handle == handle)).shape in ROLLING
+    lin, ang = (STILL_LIN, STILL_ANG) if rolls else (0.05, 0.05)
     for _ in range(steps):
-        if float(np.linalg.norm(b.data.cvel[bid])) < 0.05:
+        cv = b.data.cvel[bid]
+        if float(np.linalg.norm(cv[3:])) < lin and float(np.linalg.norm(cv[:3])) < ang:
             return
-        yield r.flat(np.zeros(7))
+        yield r.flat(r.joints_to(b.data.qpos[r._arm_q]), np.zeros(2))
 
 
-def leave(r: Robot, back_off: bool, steps: int = 120) -> Actions:
-    """After the release: straight up by `LIFT`, then to rest; with `back_off` (the arm is inside the
-    fridge or over a drawer) in joint space while the base first reverses to pull it out, else straight
-    (Cartesian) while the base backs out from over a tall surface."""
+def lift_off(r: Robot, back_off: bool) -> Actions:
+    """After the release: straight up by `LIFT`; unless `back_off` (then `to_rest_after` pulls the arm out
+    of the fridge or off a drawer) the base then backs out from over a tall surface with the arm as it is:
+    the cup stays above the placed object, while the resting cup hangs at the height of what stands on a
+    shelf or counter."""
     top = r.b.ee_pos_world + np.array([0.0, 0.0, LIFT])
     for _ in range(12):
         if r.b.ee_pos_world[2] > top[2] - 0.01:
             break
         yield r.flat(r.arm_to(top))
+    if not back_off:
+        yield from retreat(r, lambda: np.zeros(7), 40)
+
+
+def to_rest_after(r: Robot, back_off: bool, steps: int = 120) -> Actions:
+    """To rest after `lift_off`: with `back_off` in joint space while the base first reverses to pull the
+    arm out, else straight (Cartesian), backing out from over a tall surface while the arm is there."""
     for i in range(steps):
         if r.rest_dist() < 0.08:
             return
         if back_off:
             base = np.array([-0.15, 0.0]) if i < BACK_OFF_STEPS and r.has_base else None
             yield r.flat(r.joints_to(REST_JOINTS), base)
-        else:  # straight back to rest, backing out from over a tall surface (rest would be inside it)
+        else:
             yield r.flat(r.arm_to(r.rest_world()), retreat_command(r))
 
 
@@ -262,8 +281,11 @@ class Place(ScriptedSkill):
         yield from still(r, h)
         r.grip = -1.0
         yield from settle(r, 2)
+        back_off = r.b.spec.targets[0].goal_receptacle in CONTAINERS
+        self._released = back_off  # on an open surface the skill may end only once clear of it
+        yield from lift_off(r, back_off)
         self._released = True
-        yield from leave(r, r.b.spec.targets[0].goal_receptacle in CONTAINERS)
+        yield from to_rest_after(r, back_off)
 
     def reset(self, env) -> None:
         super().reset(env)
