@@ -31,7 +31,7 @@ from .clearance import (
     stands,
     sweep_over_tall,
 )
-from .doorpath import grid_without, open_parts, plan
+from .doorpath import CLEARANCE, grid_without, open_parts, plan
 
 Actions = Iterator[np.ndarray]
 REST_TOL = 0.15  # HAB: EE within 0.15 m of rest
@@ -40,6 +40,7 @@ BASE_SPEED = 0.8  # linear command on straight path segments (x 2.5 m/s)
 RETREAT_SPEED = 0.4  # linear command while reversing out from over a surface (x 2.5 m/s)
 HELD_EXTENT = 0.1  # m: a held object reaches this far beyond its centre (the largest are 0.2 m across)
 SWEEP = 0.2  # rad: a turn in place larger than this sweeps the arm sideways over what is ahead
+PASS_CLEARANCE = 0.7  # m: base centre kept this far from an open door or drawer while passing it
 ARM_LEAD = 0.08  # metres of EE error fed to the IK per step (larger: more joints saturate)
 
 
@@ -199,7 +200,7 @@ def drive_to(
     arm = arm or (lambda: hold_rest(r))
     if clear_first:
         yield from retreat(r, arm)
-    path = plan(path_grid(r), np.array(b.base_pose[:2]), np.asarray(target, dtype=np.float64), standoff)
+    path = door_path(r, np.asarray(target, dtype=np.float64), standoff)
     steps = 0
     for i, wp in enumerate(path):
         final = i == len(path) - 1
@@ -211,12 +212,28 @@ def drive_to(
             yield r.flat(arm(), base if ready is None or ready() else np.zeros(2))
 
 
-def path_grid(r: Robot, inflate: float = L.ROBOT_RADIUS) -> np.ndarray:
+def path_grid(r: Robot, inflate: float = L.ROBOT_RADIUS, clearance: float = CLEARANCE) -> np.ndarray:
     """The free-space grid the base plans on: the layout's (furniture inflated by `inflate`), less the
-    open fridge door and drawers."""
+    open fridge door and drawers (cells within `clearance` of them)."""
     b = r.b
     state = {name: b.articulation(name) for name in dict(b.spec.articulations)}
-    return grid_without(b.spec.layout, open_parts(b.spec.layout, state), inflate=inflate)
+    return grid_without(b.spec.layout, open_parts(b.spec.layout, state), clearance, inflate)
+
+
+def door_path(r: Robot, target: np.ndarray, standoff: tuple[float, float]) -> list[tuple[float, float]]:
+    """Waypoints to `standoff` from `target`: past open doors and drawers `PASS_CLEARANCE` away (the arm,
+    or what it holds, reaches that far ahead and pushes a door it sweeps shut), then, where the stand lies
+    closer to one (in front of the fridge), on in over the planning grid."""
+    b = r.b
+    here = np.array(b.base_pose[:2])
+    state = {name: b.articulation(name) for name in dict(b.spec.articulations)}
+    if not open_parts(b.spec.layout, state):
+        return plan(path_grid(r), here, target, standoff)
+    path = plan(path_grid(r, clearance=PASS_CLEARANCE), here, target, standoff)
+    end = np.array(path[-1]) if path else here
+    if float(np.linalg.norm(end - target[:2])) > standoff[1] + 0.05:
+        path += plan(path_grid(r), end, target, standoff)
+    return path
 
 
 def creep(

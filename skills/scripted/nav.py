@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .articulated import container_front
 from .clearance import on_open_surface, stands
 from .control import Actions, Robot, ScriptedSkill, drive_to, face, path_grid, settle
+from .pick import CONTAINER_STAND  # pick and place stand there for points inside
 
 REACHED = 1.5  # HAB nav success distance (m); stop is called only inside it
 FACING = 0.2618  # HAB nav success heading error (rad)
@@ -39,11 +41,28 @@ def goal_height(r: Robot, goal: np.ndarray) -> float | None:
     return None
 
 
+def goal_receptacle(r: Robot, goal: np.ndarray) -> str | None:
+    """The receptacle the nav goal lies in or on: the target object's, or that of the episode's goal
+    position under a 2-D nav goal; None for other points (a receptacle's front)."""
+    spec = r.b.spec
+    if spec.nav_goal is None:
+        return next((o.receptacle for o in spec.objects if o.handle == spec.targets[0].handle), None)
+    for t in spec.targets:
+        if np.allclose(np.asarray(t.goal[:2]), goal[:2], atol=1e-6):
+            return t.goal_receptacle
+    return None
+
+
 def nav_stand(r: Robot, goal: np.ndarray) -> np.ndarray | None:
-    """Where to stop for a goal on an open surface (an object, a goal position on furniture): the far
+    """Where to stop: for a point inside the fridge or a drawer, in front of its opening where pick and
+    place stand (elsewhere the arm or a held object, turned toward the point, sweeps the fridge's side
+    and the open door); for a goal on an open surface (an object, a goal position on furniture), the far
     `Stand` (the resting arm outside a tall surface, in line with the closest stand that pick and place
-    then drive on to); None for other goals (a receptacle's front, a point inside the fridge or a
-    drawer: pick and place come in square to the opening from near it)."""
+    then drive on to); None for other goals (a receptacle's front)."""
+    rec = goal_receptacle(r, goal)
+    front = None if rec is None else container_front(r, rec, goal, CONTAINER_STAND)
+    if front is not None:
+        return front if float(np.linalg.norm(front - goal[:2])) < REACHED - 0.15 else None
     layout = r.b.spec.layout
     z = goal_height(r, goal)
     if z is None or not on_open_surface(layout, np.array([*goal[:2], z])):
