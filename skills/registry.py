@@ -15,7 +15,7 @@ Interface contract (relied on by the scripted controllers, the benchmark, traini
 from __future__ import annotations
 
 from dataclasses import asdict, fields
-from typing import Any
+from typing import Any, get_type_hints
 
 from tpsrl.sim.env import RearrangeEnv, RearrangeEnvFactory
 from tpsrl.sim.task import FreeTask
@@ -49,9 +49,17 @@ def make_config(skill: str, **overrides: Any) -> Any:
     """The skill's config with `overrides`; an unknown field names the accepted ones."""
     cls = task_class(skill).Config
     names = {f.name for f in fields(cls)}
-    for k in overrides:
+    hints = get_type_hints(cls)
+    for k, v in overrides.items():
         if k not in names:
             raise ValueError(f"skill.{k}: unknown field for skill {skill!r}; accepted: {sorted(names)}")
+        want = hints.get(k)
+        if want is float and isinstance(v, int) and not isinstance(v, bool):
+            overrides[k] = float(v)
+        elif want in (bool, int, float, str) and (
+            not isinstance(v, want) or (want is not bool and isinstance(v, bool))
+        ):
+            raise ValueError(f"skill.{k}: {v!r} is not of type {want.__name__}")
     return cls(**overrides)
 
 

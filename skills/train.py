@@ -103,6 +103,12 @@ def _hydra_task(cfg: DictConfig) -> None:
         raise SystemExit(128 + (result.stop_signal or signal.SIGINT))
 
 
+def task_field_overrides(overrides: list[str] | tuple[str, ...]) -> list[str]:
+    """Any task field may be set (`skill.spawn_max_dist=1.0`), not only those a preset lists: `skill.*`
+    overrides become Hydra's add-or-override (`++`); the skill's config then checks name and type."""
+    return ["++" + a if a.startswith("skill.") else a for a in overrides]
+
+
 def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
     """The `tpsrl-train` config with Hydra overrides applied (Python API and tests)."""
     from hydra import compose as hydra_compose
@@ -113,7 +119,7 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
     register()
     try:
         with initialize_config_dir(config_dir=str(config_dir())):
-            return hydra_compose(config_name="train", overrides=list(overrides))
+            return hydra_compose(config_name="train", overrides=task_field_overrides(overrides))
     except HydraException as e:  # a bad override: one line naming it, and the field and value if known
         cause = e.__cause__
         if isinstance(cause, OmegaConfBaseException):
@@ -149,7 +155,8 @@ def main() -> None:
     try:
         import hydra
 
-        args = sys.argv[1:]
+        args = task_field_overrides(sys.argv[1:])
+        sys.argv[1:] = args
         if not any(a.startswith("-") for a in args):  # Hydra's flags aside, bad overrides are one line too
             _check_overrides(args)
         register()

@@ -148,3 +148,16 @@ def test_training_curve_bins_episode_weighted(tmp_path: Path) -> None:
     first, second = training_curve(tmp_path / "m.jsonl", bin_steps=50)
     assert first == {"env_steps": 60, "success": 0.25, "return": 0.5, "episodes": 4.0, "seconds": 2.0}
     assert second["env_steps"] == 120 and second["success"] == 0.5 and second["episodes"] == 2.0
+
+
+def test_any_task_field_can_be_overridden_and_is_type_checked() -> None:
+    from skills.train import compose, skill_meta, train_config
+
+    _, skill = train_config(compose(["skill=pick", "skill.spawn_max_dist=1.0", "skill.base_movement=false"]))
+    cfg = skill_meta(skill)["skill_config"]
+    assert cfg["spawn_max_dist"] == 1.0 and cfg["base_movement"] is False
+    for bad, field in (("skill.spawn_max_dist=abc", "spawn_max_dist"), ("skill.max_steps=2.5", "max_steps"),
+                       ("skill.bogus=1", "bogus")):  # fmt: skip
+        _, skill = train_config(compose(["skill=pick", bad]))
+        with pytest.raises(ValueError, match=f"skill.{field}"):
+            skill_meta(skill)
