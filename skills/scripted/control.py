@@ -188,19 +188,24 @@ def drive_to(
     max_steps: int = 300,
     clear_first: bool = False,
     ready: Callable[[], bool] | None = None,
+    pass_wide: bool = True,
 ) -> Actions:
     """Follow a grid path to a free cell `standoff` metres from `target` (x, y); arm held by `arm()`.
 
-    The grid sees the open fridge door and pulled-out drawers (`doorpath`). With `clear_first` the base
-    first reverses out while the arm is over a tall surface (`retreat`); while `ready()` is false the
-    base waits (the arm keeps moving), e.g. until the arm is raised above a surface it is to cross."""
+    The grid sees the open fridge door and pulled-out drawers (`doorpath`), passed `PASS_CLEARANCE` away
+    unless `pass_wide` is false (a controller that is to push the door shut anyway). With `clear_first`
+    the base first reverses out while the arm is over a tall surface (`retreat`); while `ready()` is
+    false the base waits (the arm keeps moving), e.g. until the arm is raised above a surface it is to
+    cross."""
     if not r.has_base:
         return
     b = r.b
     arm = arm or (lambda: hold_rest(r))
     if clear_first:
         yield from retreat(r, arm)
-    path = door_path(r, np.asarray(target, dtype=np.float64), standoff)
+    goal = np.asarray(target, dtype=np.float64)
+    here = np.array(b.base_pose[:2])
+    path = door_path(r, goal, standoff) if pass_wide else plan(path_grid(r), here, goal, standoff)
     steps = 0
     for i, wp in enumerate(path):
         final = i == len(path) - 1
@@ -293,10 +298,11 @@ def go_stand(
     tol: float = 0.03,
     clear_first: bool = False,
     ready: Callable[[], bool] | None = None,
+    pass_wide: bool = True,
 ) -> Actions:
     """Drive to the free cell nearest `xy` and face `toward` (+- `tol` rad); `arm()` drives the arm
-    (`clear_first`, `ready`: as `drive_to`)."""
-    yield from drive_to(r, xy, (0.0, 0.15), arm, max_steps, clear_first, ready)
+    (`clear_first`, `ready`, `pass_wide`: as `drive_to`)."""
+    yield from drive_to(r, xy, (0.0, 0.15), arm, max_steps, clear_first, ready, pass_wide)
     yield from face(r, toward, tol=tol, arm=arm, clear_first=clear_first)
 
 

@@ -101,7 +101,8 @@ class CloseFridge(ScriptedSkill):
             yield from finish(r, start, None)
             return
         stand, along, _ = closing_stand(r)
-        yield from go_stand(r, stand, door_point(r, along, STAND_GAP), rest, tol=0.1)
+        # the door is to be pushed shut: no wide berth around it (that detours to the oblique stands)
+        yield from go_stand(r, stand, door_point(r, along, STAND_GAP), rest, tol=0.1, pass_wide=False)
         on_face = lambda: np.array([*door_point(r, along, 0.0), 1.0])  # noqa: E731
         touching = lambda: door_gap(r, along) < 0.02  # noqa: E731  (the gripper body may lead the cup)
         yield from steer_cup(r, on_face, rest, touching, 40, gain=4.0, speed=0.5)
