@@ -265,6 +265,7 @@ def _record(
         "failures": s["failures"],
         "replanned_episodes": s["replanned_episodes"],
         "rescued_by_replanning": s["rescued_by_replanning"],
+        "env_steps_run": steps,
         "env_steps_per_second": steps / wall if wall > 0 and fresh else None,
         "processes": procs,
         "run_dir": str(run_dir),

@@ -121,6 +121,11 @@ def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, 
         keep = ("episodes", "seed", "episodes_file", "scripted", "checkpoints")
         record, _ = evaluate(replace(base, resume=str(d), videos=0, **{k: saved[k] for k in keep}))
         record["agent"] = _label(agent, scenario, [x for x in saved["scripted"].split(",") if x])
+        try:  # the throughput measured when it ran (written by tpsrl-eval), not this study's read-back
+            ran = json.loads((d / "summary.json").read_text())
+            record["reused_throughput"] = {k: ran.get(k) for k in ("env_steps_per_second", "processes")}
+        except (OSError, ValueError):
+            record["reused_throughput"] = None
         return record
     try:
         record, _ = evaluate(base)
@@ -176,7 +181,7 @@ def run_study(cfg: StudyConfig) -> dict[str, Any]:
             if r is not None:
                 records[s].append(r)
     wall = time.perf_counter() - t0
-    steps = sum(r["summary"]["env_steps"] for runs in records.values() for r in runs)
+    steps = sum(r["env_steps_run"] for runs in records.values() for r in runs)  # stepped by this study
     figure = plot_stages(records, Path(cfg.figure) if cfg.figure else study / "hab_stages.png")
     table = Path(cfg.table) if cfg.table else study / "hab_results.md"
     table.parent.mkdir(parents=True, exist_ok=True)
@@ -187,7 +192,13 @@ def run_study(cfg: StudyConfig) -> dict[str, Any]:
         "table": str(table),
         "env_steps": steps,
         "seconds": wall,
-        "env_steps_per_second": steps / wall if wall > 0 else None,
+        "env_steps_per_second": steps / wall if wall > 0 and steps else None,
+        "reused_throughput": {
+            f"{s}/{r['agent']}": r["reused_throughput"]
+            for s, runs in records.items()
+            for r in runs
+            if "reused_throughput" in r
+        },
         "runs": {s: {r["agent"]: r["full_success"] for r in runs} for s, runs in records.items()},
         "config": asdict(cfg),
     }
@@ -222,8 +233,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(Path(record["table"]).read_text())
     print(f"figure: {record['figure']}; table: {record['table']}")
-    print(f"evaluation throughput: {record['env_steps_per_second']:.0f} env steps/s over all processes "
-          f"({record['env_steps']} steps in {record['seconds']:.0f} s)")  # fmt: skip
+    if record["env_steps_per_second"]:
+        print(f"evaluation throughput: {record['env_steps_per_second']:.0f} env steps/s over all processes "
+              f"({record['env_steps']} steps in {record['seconds']:.0f} s)")  # fmt: skip
+    for pair, ran in record["reused_throughput"].items():
+        if ran and ran["env_steps_per_second"]:
+            print(f"reused {pair}: {ran['env_steps_per_second']:.0f} env steps/s over {ran['processes']} "
+                  "process(es) when it ran")  # fmt: skip
     print(json.dumps(record))
     return 0
 

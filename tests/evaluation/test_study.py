@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PIL import Image
 
@@ -59,18 +61,25 @@ def test_fill_scripted_runs_a_learned_variant_with_the_shipped_skills(tmp_path, 
 def test_reuse_takes_a_finished_run_and_rejects_a_foreign_one(tmp_path, capsys):
     from evaluation.study import main
 
+    from evaluation.run import main as eval_main
+
     run = tmp_path / "runs"
     common = ["episodes=1", "scenarios=prepare_groceries", "agents=tp_spa", "processes=1", "progress=false"]
-    assert main([*common, f"out_dir={run}"]) == 0
+    one = ["episodes=1", "scenario=prepare_groceries", "agent=tp_spa", "processes=1", "progress=false"]
+    assert eval_main([*one, f"out_dir={run}"]) == 0
     first = next(p for p in run.rglob("config.json")).parent
+    ran = json.loads((first / "summary.json").read_text())["env_steps_per_second"]
     lines = (first / "results.jsonl").read_text()
     out = tmp_path / "again"
+    capsys.readouterr()
     args = [*common, f"out_dir={out}", f"reuse={first}", f"table={tmp_path / 't.md'}", f"figure={tmp_path / 'f.png'}"]
     assert main(args) == 0
     assert (first / "results.jsonl").read_text() == lines  # read back, not run again
     assert "| prepare_groceries | tp_spa | 1 |" in (tmp_path / "t.md").read_text()
     assert not list(out.rglob("results.jsonl"))  # no fresh evaluation
-    capsys.readouterr()
+    record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert record["env_steps"] == 0 and record["env_steps_per_second"] is None  # nothing stepped now
+    assert record["reused_throughput"]["prepare_groceries/tp_spa"]["env_steps_per_second"] == ran  # as it ran
     assert main([*common[:-2], "agents=tp_srl", f"out_dir={out}", f"reuse={first}"]) == 2
     assert "reuse" in capsys.readouterr().err
     assert main([*common, f"out_dir={out}", f"reuse={tmp_path}"]) == 2
