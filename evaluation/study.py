@@ -104,7 +104,9 @@ def _reused(cfg: StudyConfig) -> dict[tuple[str, str], tuple[Path, dict[str, Any
         try:
             saved = json.loads((d / "config.json").read_text())
         except (OSError, ValueError):
-            raise ConfigError(f"reuse: {d} is not a tpsrl-eval run directory (no readable config.json)") from None
+            raise ConfigError(
+                f"reuse: {d} is not a tpsrl-eval run directory (no readable config.json)"
+            ) from None
         key = (saved["scenario"], saved["agent"])
         if key in out:
             raise ConfigError(f"reuse: {out[key][0]} and {d} are both {key[0]} / {key[1]}")

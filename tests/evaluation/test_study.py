@@ -59,9 +59,8 @@ def test_fill_scripted_runs_a_learned_variant_with_the_shipped_skills(tmp_path, 
 
 
 def test_reuse_takes_a_finished_run_and_rejects_a_foreign_one(tmp_path, capsys):
-    from evaluation.study import main
-
     from evaluation.run import main as eval_main
+    from evaluation.study import main
 
     run = tmp_path / "runs"
     common = ["episodes=1", "scenarios=prepare_groceries", "agents=tp_spa", "processes=1", "progress=false"]
@@ -72,7 +71,13 @@ def test_reuse_takes_a_finished_run_and_rejects_a_foreign_one(tmp_path, capsys):
     lines = (first / "results.jsonl").read_text()
     out = tmp_path / "again"
     capsys.readouterr()
-    args = [*common, f"out_dir={out}", f"reuse={first}", f"table={tmp_path / 't.md'}", f"figure={tmp_path / 'f.png'}"]
+    args = [
+        *common,
+        f"out_dir={out}",
+        f"reuse={first}",
+        f"table={tmp_path / 't.md'}",
+        f"figure={tmp_path / 'f.png'}",
+    ]
     assert main(args) == 0
     assert (first / "results.jsonl").read_text() == lines  # read back, not run again
     assert "| prepare_groceries | tp_spa | 1 |" in (tmp_path / "t.md").read_text()
