@@ -203,6 +203,8 @@ def drive_to(
     arm = arm or (lambda: hold_rest(r))
     if clear_first:
         yield from retreat(r, arm)
+        if pass_wide:
+            yield from back_off_parts(r, arm)
     goal = np.asarray(target, dtype=np.float64)
     here = np.array(b.base_pose[:2])
     path = door_path(r, goal, standoff) if pass_wide else plan(path_grid(r), here, goal, standoff)
@@ -276,6 +278,37 @@ def retreat_command(r: Robot) -> np.ndarray | None:
     if not floor_free(layout, x - 0.15 * math.cos(yaw), y - 0.15 * math.sin(yaw)):
         return None
     return np.array([-RETREAT_SPEED, 0.0])
+
+
+def part_dist(r: Robot) -> float:
+    """Planar distance (m) from the base centre to the nearest open door or drawer front (inf: none)."""
+    b = r.b
+    state = {name: b.articulation(name) for name in dict(b.spec.articulations)}
+    p = np.array(b.base_pose[:2])
+    out = math.inf
+    for a, e in open_parts(b.spec.layout, state):
+        t = float(np.clip(np.dot(p - a, e - a) / float((e - a) @ (e - a)), 0.0, 1.0))
+        out = min(out, float(np.linalg.norm(p - (a + t * (e - a)))))
+    return out
+
+
+def back_off_parts(r: Robot, arm: Callable[[], np.ndarray], max_steps: int = 30) -> Actions:
+    """Reverse straight out while the base is within `PASS_CLEARANCE` of an open door or drawer and
+    reversing takes it further away: turning in place there (after opening the fridge, or a pick from
+    it) sweeps the arm over the door and pushes it shut."""
+    layout = r.b.spec.layout
+    last = part_dist(r)
+    for _ in range(max_steps):
+        x, y, yaw = r.b.base_pose
+        if last >= PASS_CLEARANCE or not floor_free(
+            layout, x - 0.15 * math.cos(yaw), y - 0.15 * math.sin(yaw)
+        ):
+            return
+        yield r.flat(arm(), np.array([-RETREAT_SPEED, 0.0]))
+        d = part_dist(r)
+        if d < last - 0.002:  # reversing toward it
+            return
+        last = d
 
 
 def retreat(r: Robot, arm: Callable[[], np.ndarray] | None = None, max_steps: int = 30) -> Actions:
