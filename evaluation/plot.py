@@ -33,16 +33,19 @@ def plot_stages(records: Records, path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(records), figsize=(5 * len(records), 4), squeeze=False)
+    fig, axes = plt.subplots(1, len(records), figsize=(5 * len(records), 4.6), squeeze=False)
     for ax, (scenario, runs) in zip(axes[0], records.items(), strict=True):
         for r in runs:
             xs = range(len(r["stage_names"]))
-            ax.plot(xs, r["stage_success"], marker="o", label=r["agent"], color=_hex(r["agent"]))
+            label = f"{r['agent']} (n={r['episodes']})"
+            ax.plot(xs, r["stage_success"], marker="o", label=label, color=_hex(r["agent"]))
             ax.set_xticks(list(xs), r["stage_names"], rotation=60, ha="right", fontsize=7)
         ax.set_title(scenario)
         ax.set_ylim(-0.02, 1.02)
         ax.set_ylabel("success rate")
-        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+        if runs:  # below the panel, clear of the lines
+            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.28), frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
