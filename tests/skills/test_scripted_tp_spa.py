@@ -1,8 +1,8 @@
 """Scripted skills leave the scene as the rest of a HAB plan needs it (issue 10, tp_spa).
 
 A placed sphere stays where it was released (released moving, it rolls on until it drops off its
-surface), paths keep the arm clear of the open fridge door, and nav to a point inside the fridge stops
-in front of its opening.
+surface), paths keep the arm clear of the open fridge door, a base next to the open door backs straight
+out before it turns, and nav to a point inside the fridge stops in front of its opening.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from skills.evaluate import EVAL_SEED
 from skills.registry import make_env
 from skills.scripted import make_scripted
-from skills.scripted.control import PASS_CLEARANCE, door_path
+from skills.scripted.control import PASS_CLEARANCE, back_off_parts, door_path, part_dist
 from skills.scripted.doorpath import CLEARANCE, open_parts
 from skills.scripted.nav import REACHED, nav_stand
 from skills.scripted.pick import CONTAINER_STAND
@@ -94,3 +94,35 @@ def test_nav_to_a_point_in_the_fridge_stops_in_front_of_its_opening() -> None:
     front = np.array(f.to_world(f.spec.depth / 2, 0.0))
     assert abs(float(np.dot(stand - front, out)) - CONTAINER_STAND) < 1e-6  # square to the opening
     assert float(np.linalg.norm(stand - goal[:2])) < REACHED
+
+
+class _Kinematic:
+    """A robot stand-in whose base follows the commanded velocity (HAB scale 2.5 m/s, 30 Hz)."""
+
+    def __init__(self, xy: np.ndarray, yaw: float, spec: SimpleNamespace) -> None:
+        state = dict(spec.articulations)
+        self.b = SimpleNamespace(base_pose=(*xy, yaw), spec=spec, articulation=lambda n: state.get(n, 0.0))
+        self.commands: list[np.ndarray] = []
+
+    def flat(self, arm: np.ndarray, base: np.ndarray) -> np.ndarray:
+        x, y, yaw = self.b.base_pose
+        d = float(base[0]) * 2.5 / 30
+        self.b.base_pose = (x + d * np.cos(yaw), y + d * np.sin(yaw), yaw)
+        self.commands.append(base)
+        return base
+
+
+def test_a_base_at_the_open_fridge_backs_straight_out_before_turning_away() -> None:
+    spec = SimpleNamespace(layout=FRIDGE_LAYOUT, articulations=(("fridge", FRIDGE_OPEN),))
+    f = _fridge(FRIDGE_LAYOUT)
+    stand = np.array(f.to_world(f.spec.depth / 2 + CONTAINER_STAND, 0.0))  # where open_fridge leaves it
+    facing = _Kinematic(stand, f.yaw + np.pi, spec)  # facing the fridge, as after opening it
+    assert part_dist(facing) < PASS_CLEARANCE  # a turn here sweeps the arm over the door
+    list(back_off_parts(facing, lambda: np.zeros(7)))
+    assert facing.commands and all(c[0] < 0 and c[1] == 0 for c in facing.commands)  # straight back
+    assert part_dist(facing) >= PASS_CLEARANCE
+    away = _Kinematic(stand, f.yaw, spec)  # facing away: reversing would drive into the fridge
+    list(back_off_parts(away, lambda: np.zeros(7)))
+    assert len(away.commands) <= 1 and part_dist(away) < PASS_CLEARANCE
+    clear = _Kinematic(stand, f.yaw + np.pi, SimpleNamespace(layout=FRIDGE_LAYOUT, articulations=()))
+    assert not list(back_off_parts(clear, lambda: np.zeros(7)))  # nothing open: no back-off
