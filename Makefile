@@ -41,10 +41,12 @@ train-skills: $(BIN)/activate
 	for s in $(SKILLS); do train $$s base skill=$$s; done; \
 	for s in $(NOBASE); do train $$s nobase skill=$$s skill.base_movement=false skill.spawn_max_dist=1.0; done
 
-# Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints.
+# Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned
+# variants run their unshipped skills scripted; outputs in new runs/eval_skills/ and runs/eval_study/
+# directories, never over docs/).
 results: $(BIN)/activate
 	$(BIN)/tpsrl-eval-skills episodes=200
-	$(BIN)/tpsrl-eval-study episodes=100
+	$(BIN)/tpsrl-eval-study episodes=100 fill_scripted=true
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
