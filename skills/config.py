@@ -73,7 +73,9 @@ class SkillConfig:
         self.clutter = tuple(self.clutter)  # type: ignore[assignment]
         split_layouts(self.split)
         if self.arm_control not in ARM_CONTROLS:
-            raise ValueError(f"skill.arm_control: {self.arm_control!r} not accepted; use one of {list(ARM_CONTROLS)}")
+            raise ValueError(
+                f"skill.arm_control: {self.arm_control!r} not accepted; use one of {list(ARM_CONTROLS)}"
+            )
         if (
             isinstance(self.depth, bool)
             or not isinstance(self.depth, int)

@@ -35,7 +35,7 @@ from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
 
 SUBSTEPS = 4  # 120 Hz physics, 30 Hz control
 ARM_SCALE = 0.0125  # rad per unit arm action per control step (HAB)
-EE_SCALE = 0.015  # metres of end-effector displacement per unit arm_ee_action per control step (HAB ee_ctrl_lim)
+EE_SCALE = 0.015  # metres of EE displacement per unit arm_ee_action per control step (HAB ee_ctrl_lim)
 # HAB integrates 10 * action over 1/120 s per control step: <= 0.083 m (rad) per step = 2.5 m/s (rad/s).
 BASE_LIN_SPEED = 10.0 / 120.0 * 30.0
 BASE_ANG_SPEED = 10.0 / 120.0 * 30.0
