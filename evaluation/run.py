@@ -28,6 +28,7 @@ from evaluation.episodes import episode_file
 from evaluation.metrics import EpisodeResult, summarize, summary_table
 from evaluation.policies import CHECKPOINT_DIR, MissingCheckpointError, SkillSources, skill_sources
 from skills.learned import SkillCheckpointError, load_skill_policy
+from tpsrl.engine.inference import single_thread_acting
 from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes
 
 __all__ = ["evaluate", "main", "run_directory"]
@@ -278,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
+    single_thread_acting()
     try:
         cfg = parse_overrides(argv)
         record, run_dir = evaluate(cfg)

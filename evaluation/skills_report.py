@@ -31,6 +31,7 @@ from skills.learned import SkillCheckpointError
 from skills.ship import CHECKPOINT_DIR, ShipError, shipped_name
 from skills.splits import SPLITS
 from tpsrl.engine import checkpoint
+from tpsrl.engine.inference import single_thread_acting
 
 __all__ = ["TARGETS", "SkillsReportConfig", "main", "markdown_table", "parse_overrides", "run_report"]
 
@@ -266,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
+    single_thread_acting()
     try:
         record = run_report(parse_overrides(argv))
     except (ConfigError, SkillCheckpointError) as e:

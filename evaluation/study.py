@@ -28,6 +28,7 @@ from evaluation.episodes import scenario_names
 from evaluation.plot import plot_stages
 from evaluation.policies import AGENTS, DOMAIN_SKILLS, MissingCheckpointError
 from evaluation.run import SCENARIO_SKILLS, evaluate
+from tpsrl.engine.inference import single_thread_acting
 
 __all__ = ["StudyConfig", "main", "markdown_table", "run_study"]
 
@@ -228,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
+    single_thread_acting()
     try:
         record = run_study(parse_study(argv))
     except ConfigError as e:

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from tpsrl.engine.inference import single_thread_acting
+
 from .learned import load_skill_policy
 from .policy import SkillPolicy
 from .registry import make_env
@@ -104,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=EVAL_SEED, help="seed of the first episode")
     parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     args = parser.parse_args(argv)
+    single_thread_acting()
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
     r = evaluate(args.policy, args.episodes, args.split, args.seed)

@@ -22,6 +22,7 @@ from skills.learned import load_skill_policy
 from skills.policy import SkillPolicy
 from skills.scripted import make_scripted
 from skills.scripted.envs import SKILLS, make_skill_env, rollout
+from tpsrl.engine.inference import single_thread_acting
 
 
 @dataclass
@@ -161,6 +162,7 @@ def parse_args(argv: list[str]) -> VideoConfig:
 
 
 def main(argv: list[str] | None = None) -> int:
+    single_thread_acting()
     s = run_video(parse_args(list(sys.argv[1:] if argv is None else argv)))
     print(f"skill video: {s['config']['skill']} ({s['config']['policy']}), success {s['success_rate']:.0%}")
     for r in s["episodes"]:

@@ -98,6 +98,20 @@ def test_evaluate_a_checkpoint_on_heldout_layouts(pick_run: Path) -> None:
     assert sum(r.failures.values()) + round(r.success * 2) == 2  # every episode succeeded or has a cause
 
 
+def test_evaluate_cli_acts_on_one_torch_thread(pick_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Batch-1 acting with several intra-op threads was ~100x slower on a busy machine (CNN policies).
+    from skills.evaluate import main
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        assert main([str(pick_run), "--episodes", "1"]) == 0
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+    assert "success" in capsys.readouterr().out
+
+
 def test_ship_names_by_base_movement_and_never_overwrites(pick_run: Path, tmp_path: Path) -> None:
     from skills.ship import ShipError, main, ship, training_curve
 
