@@ -17,7 +17,7 @@ from tpsrl.engine.checkpoint import CheckpointError
 from tpsrl.engine.inference import PolicyRunner, load_policy
 
 from .policy import ActionLayout
-from .registry import TASKS, make_config
+from .registry import TASKS, legacy_fields, make_config
 
 
 class SkillCheckpointError(ValueError):
@@ -93,7 +93,7 @@ def load_skill_policy(path: str | Path, skill: str | None = None) -> LearnedSkil
         )
     if skill is not None and skill != name:
         raise SkillCheckpointError(f"checkpoint {path} is for skill {name!r}, not {skill!r}")
-    config = make_config(name, **_fields(meta.get("skill_config") or {}))
+    config = make_config(name, **legacy_fields(name, _fields(meta.get("skill_config") or {})))
     return LearnedSkill(runner, name, config, data)
 
 

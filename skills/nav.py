@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -14,12 +15,16 @@ from tpsrl.sim.task import TaskStep
 
 from .config import SkillConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
+from .geodesic import GeodesicDistance
 from .terms import Progress, heading_error
 
 
 @dataclass
 class NavConfig(SkillConfig):
     """Navigate to an object: HAB's reward scales and rules."""
+
+    LEGACY: ClassVar[dict[str, Any]] = {"geodesic": False}
+    """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     max_steps: int = 400
     """Episode length (HAB 400)."""
@@ -30,7 +35,11 @@ class NavConfig(SkillConfig):
     hold_prob: float = 0.167
     """Probability of starting with the target held; the goal is then the object's goal (HAB 0.167)."""
     dist_reward: float = 1.0
-    """Scale of the decrease of the planar distance to the goal."""
+    """Scale of the decrease of the distance to the goal."""
+    geodesic: bool = True
+    """Distance of the dense reward and of the turn-reward radius: the shortest path over the free floor
+    (habitat-lab's DistToGoal, `skills.geodesic`); False: the straight line (planar), what nav runs
+    before this field used. Success is judged on the planar distance either way."""
     angle_reward: float = 1.0
     """Scale of the decrease of the heading error, within angle_radius of the goal."""
     angle_radius: float = 3.0
@@ -69,6 +78,7 @@ class NavToObjTask:
         )  # fmt: skip
         self.dist, self.angle = Progress(), Progress()
         self.goal = np.zeros(2)
+        self.geo = GeodesicDistance()
 
     @property
     def reward_scales(self) -> Mapping[str, float]:
@@ -86,6 +96,8 @@ class NavToObjTask:
     def reset(self, backend: SimBackend, spec: EpisodeSpec) -> None:
         goal = spec.nav_goal if spec.nav_goal is not None else backend.object_pos(spec.targets[0].handle)[:2]
         self.goal = np.array(goal[:2], dtype=np.float64)
+        if self.config.geodesic:
+            self.geo.reset(spec.layout, self.goal)
         self.dist.reset()
         self.angle.reset()
 
@@ -94,11 +106,20 @@ class NavToObjTask:
         x, y, _ = backend.base_pose
         d = float(np.hypot(self.goal[0] - x, self.goal[1] - y))
         err = heading_error(backend, self.goal)
-        terms = {"slack": 1.0, "dist": self.dist(d)}
-        near = d < c.angle_radius
+        geo = self.geo((x, y)) if c.geodesic else None
+        # Off the free floor (pressed into furniture) the planar distance stands in; the change of
+        # measure pays nothing (Progress keys).
+        measured = d if geo is None else geo
+        terms = {"slack": 1.0, "dist": self.dist(measured, key=geo is None)}
+        near = measured < c.angle_radius
         terms["angle"] = self.angle(err, near) if near else self.angle(0.0, near)
         stop = float(action["rearrange_stop"][0]) > 0.0
         success = stop and d <= c.success_dist and err <= c.success_angle
         if success:
             terms["success"] = 1.0
-        return TaskStep(terms, terminated=success, success=success, info={"nav_dist": d, "nav_angle": err})
+        return TaskStep(
+            terms,
+            terminated=success,
+            success=success,
+            info={"nav_dist": d, "nav_geo_dist": measured, "nav_angle": err},
+        )

@@ -45,6 +45,13 @@ def task_class(skill: str) -> type:
     return TASKS[skill]
 
 
+def legacy_fields(skill: str, stored: dict[str, Any]) -> dict[str, Any]:
+    """A checkpoint's stored task config with the fields it predates set to the values it was trained
+    with (the config class's `LEGACY`), not today's defaults."""
+    legacy = getattr(task_class(skill).Config, "LEGACY", {})
+    return {**{k: v for k, v in legacy.items() if k not in stored}, **stored}
+
+
 def make_config(skill: str, **overrides: Any) -> Any:
     """The skill's config with `overrides`; an unknown field names the accepted ones."""
     cls = task_class(skill).Config

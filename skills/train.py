@@ -16,19 +16,21 @@ from __future__ import annotations
 import signal
 import sys
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 try:  # the imports take seconds (torch, MuJoCo): a Ctrl-C meanwhile is one line, not a traceback
     from omegaconf import DictConfig, OmegaConf
 
     from tpsrl.config import config_dir
+    from tpsrl.engine import checkpoint as ckpt
     from tpsrl.engine.checkpoint import CheckpointError
     from tpsrl.engine.config import ConfigError, TrainConfig, config_error, from_dict
     from tpsrl.engine.envs import EnvContractError
     from tpsrl.engine.train import RunDirError, train
     from tpsrl.engine.workers import WorkerError
 
-    from .registry import env_factory, make_config, task_class
+    from .registry import env_factory, legacy_fields, make_config, task_class
 except KeyboardInterrupt:
     print("\ntpsrl-train: interrupted during start-up; nothing was trained", file=sys.stderr)
     raise SystemExit(130) from None
@@ -56,6 +58,24 @@ def skill_meta(skill: dict[str, Any]) -> dict[str, Any]:
     return {"skill": name, "skill_config": asdict(config)}
 
 
+def resume_meta(meta: dict[str, Any], run_dir: str | Path) -> dict[str, Any]:
+    """The meta a resumed run is checked against. A run started before a task-config field existed
+    recorded no value for it: it resumes when the field has the value the run was trained with (the
+    config's `LEGACY`), and keeps recording its meta as it began."""
+    path = Path(run_dir) / "checkpoints" / ckpt.LATEST
+    if not path.is_file():
+        return meta
+    stored = ckpt.load(path, "cpu").get("meta") or {}
+    if stored.get("skill") != meta["skill"]:
+        return meta
+    old = stored.get("skill_config") or {}
+    missing = set(meta["skill_config"]) - set(old)
+    legacy = legacy_fields(meta["skill"], {})
+    if missing and all(k in legacy and meta["skill_config"][k] == legacy[k] for k in missing):
+        return {**meta, "skill_config": {k: v for k, v in meta["skill_config"].items() if k not in missing}}
+    return meta
+
+
 def train_config(cfg: DictConfig | dict[str, Any]) -> tuple[TrainConfig, dict[str, Any]]:
     """The engine's config and the `skill` section of a composed `tpsrl-train` config; an unknown key, a
     wrong type or an unresolvable interpolation raises `ConfigError` naming the field."""
@@ -75,6 +95,8 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
     if not skill:
         return train(train_cfg)
     meta = skill_meta(skill)
+    if train_cfg.run.resume:
+        meta = resume_meta(meta, train_cfg.run.dir)
     factory = env_factory(meta["skill"], **{k: v for k, v in skill.items() if k != "name"})
     return train(train_cfg, env_factory=factory, meta=meta)
 

@@ -18,7 +18,7 @@ def space() -> gym.spaces.Dict:
     })  # fmt: skip
 
 
-@pytest.mark.parametrize("encoder", ["cnn", "resnet18"])
+@pytest.mark.parametrize("encoder", ["cnn", "resnet18", "flat"])
 def test_dict_observations_with_depth(encoder: str) -> None:
     pol = ActorCritic(space(), 3, PolicyConfig(hidden_size=16, image_encoder=encoder, image_features=32))
     b = 5

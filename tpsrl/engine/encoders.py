@@ -1,6 +1,6 @@
 """Observation encoders for dict observations: one MLP over all vector keys, one image encoder per
-image key (`[H, W, C]`, e.g. depth). Image encoders: a small CNN (default) or the VER paper's
-half-width ResNet18 with GroupNorm."""
+image key (`[H, W, C]`, e.g. depth). Image encoders: a small CNN (default), the VER paper's half-width
+ResNet18 with GroupNorm, or one linear layer over the pixels (for small images on a CPU)."""
 
 from __future__ import annotations
 
@@ -89,7 +89,24 @@ class ResNet18GN(nn.Module):
         return self.net(x)
 
 
-IMAGE_ENCODERS: dict[str, Callable[[int, int], nn.Module]] = {"cnn": SmallCNN, "resnet18": ResNet18GN}
+class FlatImage(nn.Module):
+    """One linear layer over all pixels: for small images (16x16 depth), about 10x cheaper to train
+    than the CNN on a CPU."""
+
+    def __init__(self, shape: tuple[int, ...], out_features: int) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Flatten(), nn.Linear(math.prod(shape), out_features), nn.ReLU())
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.net(x)
+
+
+IMAGE_ENCODERS: dict[str, Callable[[tuple[int, ...], int], nn.Module]] = {
+    "cnn": lambda shape, out: SmallCNN(shape[-1], out),
+    "resnet18": lambda shape, out: ResNet18GN(shape[-1], out),
+    "flat": FlatImage,
+}
+"""`policy.image_encoder` -> a factory of (image shape `[H, W, C]`, output features)."""
 ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
@@ -122,7 +139,7 @@ class DictEncoder(nn.Module):
         self.image_keys = sorted(k for k, s in spaces.items() if is_image(s))
         self.vector_keys = sorted(k for k, s in spaces.items() if not is_image(s))
         make = IMAGE_ENCODERS[image_encoder]
-        self.images = nn.ModuleDict({k: make(spaces[k].shape[-1], image_features) for k in self.image_keys})
+        self.images = nn.ModuleDict({k: make(spaces[k].shape, image_features) for k in self.image_keys})
         self.uint8 = {k for k in self.image_keys if np.dtype(spaces[k].dtype) == np.uint8}
         vec_dim = sum(math.prod(spaces[k].shape) for k in self.vector_keys)
         self.mlp: nn.Module | None = None

@@ -51,7 +51,8 @@ class PolicyConfig:
     normalize_value: bool = True
     """PopArt: the critic learns normalised returns (running mean/std, output-preserving updates)."""
     image_encoder: str = "cnn"
-    """Encoder for `[H, W, C]` image observations such as depth: cnn | resnet18 (half width, GroupNorm)."""
+    """Encoder for `[H, W, C]` image observations such as depth: cnn | resnet18 (half width, GroupNorm) |
+    flat (one linear layer over the pixels: small images on a CPU)."""
     image_features: int = 256
     """Output features of each image encoder."""
     init_log_std: float = 0.0

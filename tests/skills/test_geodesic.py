@@ -1,0 +1,92 @@
+"""The geodesic distance behind nav's dense reward, and runs that predate it."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from skills.geodesic import FIELD_RES, GeodesicDistance, coarse_free, distance_field
+from skills.learned import load_skill_policy
+from skills.registry import make_env
+from skills.train import resume_meta, skill_meta
+from tpsrl.sim.mujoco import layout as L
+
+
+def _room_with_wall() -> np.ndarray:
+    free = np.ones((40, 40), dtype=bool)  # 4 x 4 m
+    free[19:21, :30] = False  # a wall at x = 2 m from y = 0 to 3 m: the gap is at the top
+    return free
+
+
+def test_open_floor_is_close_to_the_straight_line() -> None:
+    free = np.ones((40, 40), dtype=bool)
+    field = distance_field(free, np.array([0.55, 0.55]))
+    for i, j in [(39, 5), (30, 30), (5, 39), (20, 10)]:
+        straight = math.hypot((i + 0.5) * FIELD_RES - 0.55, (j + 0.5) * FIELD_RES - 0.55)
+        assert straight <= field[i, j] + 1e-9 <= straight * 1.09  # 8-neighbour steps: at most 8.2% longer
+
+
+def test_a_wall_makes_the_path_go_round_it() -> None:
+    field = distance_field(_room_with_wall(), np.array([1.0, 0.5]))
+    behind = field[30, 5]  # (3.05, 0.55): 2 m away in a straight line, through the wall
+    assert behind > 2 * 2.5 - 0.1  # up to the gap at y = 3 m and back down: about 5 m
+    assert field[19, 0] == math.inf  # the wall itself
+
+
+def test_unreachable_cells_are_infinite() -> None:
+    free = _room_with_wall()
+    free[19:21, :] = False  # close the gap
+    field = distance_field(free, np.array([1.0, 0.5]))
+    assert math.isfinite(field[5, 5]) and np.isinf(field[30:, :]).all()
+
+
+def test_layout_distance_is_never_below_the_straight_line() -> None:
+    rng = np.random.default_rng(0)
+    free = L.free_space(3)
+    ii, jj = np.nonzero(free)
+    g = GeodesicDistance()
+    for k in range(5):
+        goal = np.array([(ii[k * 500] + 0.5) * L.GRID_RES, (jj[k * 500] + 0.5) * L.GRID_RES])
+        g.reset(3, goal)
+        for m in rng.choice(len(ii), 20):
+            xy = np.array([(ii[m] + 0.5) * L.GRID_RES, (jj[m] + 0.5) * L.GRID_RES])
+            d = g(xy)
+            assert d is not None and d >= np.hypot(*(xy - goal)) - FIELD_RES
+    assert g(np.array([50.0, 50.0])) is None  # far off the floor: no free cell near it
+    assert coarse_free(3).any()
+
+
+def test_nav_pays_for_a_detour_that_the_straight_line_does_not() -> None:
+    geo = make_env("nav_to_obj", seed=0, hold_prob=0.0)
+    flat = make_env("nav_to_obj", seed=0, hold_prob=0.0, geodesic=False)
+    gains = {}
+    for name, env in (("geo", geo), ("flat", flat)):
+        env.reset(seed=3)
+        total = 0.0
+        for _ in range(40):  # drive straight ahead, whatever the goal
+            a = np.zeros(env.action_space.shape, np.float32)
+            a[env._slices["base_velocity"]] = (1.0, 0.0)
+            a[env._slices["rearrange_stop"]] = -1.0
+            _, _, term, trunc, info = env.step(a)
+            total += info["reward_terms"]["dist"]
+            assert info["nav_geo_dist"] >= info["nav_dist"] - FIELD_RES if name == "geo" else True
+        gains[name] = total
+    assert gains["geo"] != pytest.approx(gains["flat"], abs=1e-6)
+
+
+def test_runs_from_before_the_field_load_and_resume_as_planar(tmp_path: Path) -> None:
+    meta = skill_meta({"name": "nav_to_obj"})
+    old = {"skill": "nav_to_obj", "skill_config": {k: v for k, v in meta["skill_config"].items() if k != "geodesic"}}
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    shipped = torch.load("skills/checkpoints/nav_to_obj.pt", weights_only=False)
+    torch.save({**shipped, "meta": old}, run / "checkpoints" / "latest.pt")
+    assert load_skill_policy(run / "checkpoints" / "latest.pt").config.geodesic is False
+    planar = skill_meta({"name": "nav_to_obj", "geodesic": False})
+    assert resume_meta(planar, run) == old  # resumes, recording what it began with
+    assert resume_meta(meta, run) == meta  # today's default differs: the engine refuses it
+    assert resume_meta(meta, tmp_path / "new") == meta
