@@ -83,6 +83,12 @@ def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
     return b.world_to_ee(b.handle_pos(c.marker)).astype(np.float32)
 
 
+def _marker_state(b: SimBackend, c: SensorContext) -> np.ndarray:
+    if c.marker is None:
+        return np.zeros(1, dtype=np.float32)
+    return np.array([b.articulation(c.marker)], dtype=np.float32)
+
+
 def _ee(b: SimBackend) -> np.ndarray:
     return b.world_to_base(b.ee_pos_world)
 
@@ -124,4 +130,7 @@ SENSORS: dict[str, Sensor] = {
     "goal_to_agent_gps_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _nav_goal),
     # HAB's marker_rel_pos: the target handle in the EE frame (open/close skills without depth need it).
     "marker_rel_pos": Sensor(lambda n, hw: (3,), -math.inf, math.inf, _marker),
+    # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
+    # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
+    "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),
 }
