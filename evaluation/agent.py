@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from evaluation.skillview import SkillView, call_spec, full_action, skill_env_co
 from planner import ExecutionMonitor, GroundAction, MonitorStatus, ProblemError, StepFailure
 from skills.learned import SkillCheckpointError
 from skills.policy import ActionLayout, SkillPolicy
+from skills.registry import task_class
 from skills.scripted.control import REST_JOINTS, Robot
 from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
@@ -121,9 +122,11 @@ class HierarchicalAgent:
         if skill not in self._policies:
             self._policies[skill] = self.sources.make(skill)
             base = self.sources.base_movement.get(skill, True)
-            # A learned skill acts in the arm space it was trained with (joint deltas or EE steps).
-            arm = getattr(getattr(self._policies[skill], "config", None), "arm_control", "joint")
-            self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth, arm)
+            learned = getattr(self._policies[skill], "config", None)
+            if learned is not None:  # a learned skill sees and acts exactly as it was trained
+                self._env_cfgs[skill] = task_class(skill)(replace(learned, base_movement=base)).env_config()
+            else:
+                self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)
         return self._policies[skill], self._env_cfgs[skill]
 
     def run(self, env: RearrangeEnv, spec: EpisodeSpec, scenario: str = "", index: int = 0,

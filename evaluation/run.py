@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,12 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     sources = skill_sources(
         cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
-    _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
+    chain = replace(cfg.chain, depth=episode_depth(cfg.chain.depth, sources, _needed(cfg)))
+    _WORKER.update(
+        cfg=replace(cfg, chain=chain),
+        run_dir=Path(run_dir),
+        agent=HierarchicalAgent(cfg.agent, sources, chain),
+    )
 
 
 def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
@@ -74,7 +79,9 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
     if index < cfg.videos:
         from evaluation.video import VIDEO_DEPTH, EpisodeRecorder
 
-        env = _WORKER.get("video_env") or make_episode_env(max(VIDEO_DEPTH, cfg.chain.depth))
+        env = _WORKER.get("video_env") or make_episode_env(
+            cfg.chain.depth or VIDEO_DEPTH
+        )  # learned depth skills need theirs
         _WORKER["video_env"], recorder = env, EpisodeRecorder()
     else:
         env = _WORKER.get("env") or make_episode_env(cfg.chain.depth)
@@ -91,6 +98,26 @@ def _check_learned(sources: SkillSources, needed: tuple[str, ...]) -> None:
         src = sources.sources.get(skill, "scripted")
         if src != "scripted":
             load_skill_policy(src, skill=skill)
+
+
+def episode_depth(depth: int, sources: SkillSources, needed: tuple[str, ...]) -> int:
+    """Head depth resolution of the episode env: that of the learned skills trained with depth (one
+    resolution for all), else `depth` (chain.depth). Two resolutions, or a chain.depth that differs from
+    theirs, raise ConfigError naming the skills."""
+    learned = {}
+    for skill in needed:
+        src = sources.sources.get(skill, "scripted")
+        if src != "scripted":
+            d = load_skill_policy(src, skill=skill).config.depth
+            if d:
+                learned[skill] = d
+    sizes = set(learned.values())
+    if len(sizes) > 1 or (sizes and depth and depth not in sizes):
+        raise ConfigError(
+            f"chain.depth: {depth}; the learned skills see head depth at different sizes {learned}: "
+            "the episode renders one size (retrain or pass checkpoints of one depth)"
+        )
+    return sizes.pop() if sizes else depth
 
 
 def _needed(cfg: EvalConfig) -> tuple[str, ...]:
@@ -183,10 +210,11 @@ def _collect(futures: dict[Future, int], sink: Any) -> None:
 def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
     # Fail fast on missing or wrong checkpoints, before a run directory or any process exists.
-    _check_learned(
-        skill_sources(cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)),
-        _needed(cfg),
+    sources = skill_sources(
+        cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
+    _check_learned(sources, _needed(cfg))
+    episode_depth(cfg.chain.depth, sources, _needed(cfg))
     run_dir = run_directory(cfg)
     episodes = _episodes(cfg, run_dir)
     finished = _finished(run_dir)

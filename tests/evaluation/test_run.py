@@ -93,3 +93,20 @@ def test_learned_skill_in_two_worker_processes_does_not_hang(tmp_path, capsys):
                      "processes=2", f"out_dir={tmp_path}", "progress=false", "chain.max_skill_calls=2"])  # fmt: skip
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert code == 0 and last["episodes"] == 2 and last["processes"] == 2
+
+
+DEPTH_NAV = (
+    Path(__file__).resolve().parents[2] / "docs" / "results" / "runs" / "nav_to_obj_depth16" / "checkpoints"
+)
+
+
+def test_a_learned_skill_with_depth_sets_the_episode_depth(tmp_path, capsys):
+    """nav trained on 16x16 head depth runs without chain.depth: the episode renders what it was trained on."""
+    scripted = "pick,place,open_fridge,close_fridge,open_drawer,close_drawer"
+    code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
+                     "episodes=1", "processes=1", f"out_dir={tmp_path}", "progress=false",
+                     "chain.max_skill_calls=1", "chain.skill_steps=5", "videos=1"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
+                     "episodes=1", f"out_dir={tmp_path}/b", "chain.depth=64"])  # fmt: skip
+    assert code == 2 and "chain.depth: 64" in capsys.readouterr().err

@@ -80,7 +80,10 @@ def test_nav_pays_for_a_detour_that_the_straight_line_does_not() -> None:
 
 def test_runs_from_before_the_field_load_and_resume_as_planar(tmp_path: Path) -> None:
     meta = skill_meta({"name": "nav_to_obj"})
-    old = {"skill": "nav_to_obj", "skill_config": {k: v for k, v in meta["skill_config"].items() if k != "geodesic"}}
+    old = {
+        "skill": "nav_to_obj",
+        "skill_config": {k: v for k, v in meta["skill_config"].items() if k != "geodesic"},
+    }
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
     shipped = torch.load("skills/checkpoints/nav_to_obj.pt", weights_only=False)
