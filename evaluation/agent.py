@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import torch
 
 from evaluation.grounding import GroundedCall, Grounding, ground_episode, sim_facts
 from evaluation.metrics import EpisodeResult, SkillRecord, StageTracker
@@ -60,6 +61,10 @@ class AgentConfig:
     """Env steps per episode before it is cut off (HAB's monolithic cap is 3000; 20 calls x 250 exceed it)."""
     depth: int = 0
     """Head depth resolution of the episode env (0: none); learned skills with depth need theirs."""
+    sample: bool = False
+    """Learned skills sample their actions, as in training (seeded per episode), instead of acting on the
+    mean. A skill that ends itself with the stop action can reach its goal and never call stop on the mean:
+    nav trained 0.37M steps, 37% held-out on the mean, 67% sampled."""
 
 
 @dataclass
@@ -123,6 +128,8 @@ class HierarchicalAgent:
             self._policies[skill] = self.sources.make(skill)
             base = self.sources.base_movement.get(skill, True)
             learned = getattr(self._policies[skill], "config", None)
+            if learned is not None:
+                self._policies[skill].runner.deterministic = not self.cfg.sample
             if learned is not None:  # a learned skill sees and acts exactly as it was trained
                 self._env_cfgs[skill] = task_class(skill)(replace(learned, base_movement=base)).env_config()
             else:
@@ -134,6 +141,8 @@ class HierarchicalAgent:
         """Run one HAB episode in `env` and score it."""
         t0 = time.perf_counter()
         env.reset(options={"episode": spec})
+        if self.cfg.sample:
+            torch.manual_seed(index)  # sampled actions of episode `index` do not depend on its process
         grounding = ground_episode(spec, self.spec.domain, articulations=env.backend.rules().articulations)
         monitor = ExecutionMonitor(
             grounding.problem_from(env.backend), grounding.domain, max_replans=self.cfg.max_replans

@@ -65,6 +65,8 @@ class SkillsReportConfig:
     """Seed of the first episode (episode k uses seed + k, the same for every skill)."""
     progress: bool = True
     """Print a line per skill as it starts and ends (on stderr)."""
+    sample: bool = False
+    """Learned skills sample their actions (seeded per episode) instead of acting on the mean."""
 
 
 @dataclass
@@ -237,7 +239,7 @@ def run_report(cfg: SkillsReportConfig) -> dict[str, Any]:
     t0 = time.perf_counter()
     for k, s in enumerate(shipped, 1):
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: {cfg.episodes} episodes on {cfg.split} layouts")
-        r = evaluate(str(s.path), cfg.episodes, cfg.split, cfg.seed)
+        r = evaluate(str(s.path), cfg.episodes, cfg.split, cfg.seed, sample=cfg.sample)
         records[s.name] = _record(s, r)
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: success {r.success:.1%} in {r.seconds:.0f} s")
     figures = {}

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+import torch
 
 from tpsrl.engine.inference import single_thread_acting
 
@@ -56,29 +57,41 @@ class SkillResult:
     mean_return: float
     failures: dict[str, int] = field(default_factory=dict)
     env_steps_trained: int | None = None
+    sampled: bool = False
+    """Actions sampled from the policy (seed + k per episode) rather than its mean."""
     seconds: float = 0.0
 
 
-def load(policy: str) -> tuple[SkillPolicy, dict[str, Any]]:
-    """`scripted:<skill>` or a checkpoint path -> (policy, the task config fields to build its env)."""
+def load(policy: str, sample: bool = False) -> tuple[SkillPolicy, dict[str, Any]]:
+    """`scripted:<skill>` or a checkpoint path -> (policy, the task config fields to build its env);
+    `sample`: a learned policy samples its actions instead of acting on the mean."""
     if policy.startswith("scripted:"):
         return make_scripted(policy.split(":", 1)[1]), {}
     learned = load_skill_policy(policy)
+    learned.runner.deterministic = not sample
     fields = {k: v for k, v in asdict(learned.config).items() if k != "split"}
     return learned, fields
 
 
 def evaluate(
-    policy: str, episodes: int, split: str = "heldout", seed: int = EVAL_SEED, **overrides: Any
+    policy: str,
+    episodes: int,
+    split: str = "heldout",
+    seed: int = EVAL_SEED,
+    sample: bool = False,
+    **overrides: Any,
 ) -> SkillResult:
-    """Runs `episodes` episodes of the policy's own skill task on `split` layouts."""
-    skill_policy, fields = load(policy)
+    """Runs `episodes` episodes of the policy's own skill task on `split` layouts (`sample`: learned
+    policies sample their actions, seeded by the episode's seed)."""
+    skill_policy, fields = load(policy, sample)
     env = make_env(skill_policy.skill, **{**fields, **overrides, "split": split})
     wins, steps, returns, causes = 0, [], [], Counter()
     t0 = time.perf_counter()
     for k in range(episodes):
         obs, _ = env.reset(seed=seed + k)
         skill_policy.reset(env)
+        if sample:
+            torch.manual_seed(seed + k)
         total, n, done = 0.0, 0, False
         while not done:
             obs, reward, terminated, truncated, info = env.step(skill_policy.act(obs, env))
@@ -94,7 +107,7 @@ def evaluate(
         skill=skill_policy.skill, policy=policy, split=split, episodes=episodes, success=wins / max(1, episodes),
         ci_low=low, ci_high=high, mean_steps=float(np.mean(steps)), mean_return=float(np.mean(returns)),
         failures=dict(causes), env_steps_trained=getattr(skill_policy, "env_steps_trained", None),
-        seconds=time.perf_counter() - t0,
+        seconds=time.perf_counter() - t0, sampled=sample,
     )  # fmt: skip
 
 
@@ -104,12 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--episodes", type=int, default=100, help="episodes (default 100)")
     parser.add_argument("--split", default="heldout", help="heldout (default) | train")
     parser.add_argument("--seed", type=int, default=EVAL_SEED, help="seed of the first episode")
+    parser.add_argument("--sample", action="store_true", help="sample learned actions (default: the mean)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     args = parser.parse_args(argv)
     single_thread_acting()
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
-    r = evaluate(args.policy, args.episodes, args.split, args.seed)
+    r = evaluate(args.policy, args.episodes, args.split, args.seed, sample=args.sample)
     print(f"{r.skill} ({r.policy}) on {r.split} layouts: success {r.success:.1%} "
           f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
           f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps")  # fmt: skip

@@ -105,7 +105,7 @@ def test_a_learned_skill_with_depth_sets_the_episode_depth(tmp_path, capsys):
     scripted = "pick,place,open_fridge,close_fridge,open_drawer,close_drawer"
     code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
                      "episodes=1", "processes=1", f"out_dir={tmp_path}", "progress=false",
-                     "chain.max_skill_calls=1", "chain.skill_steps=5", "videos=1"])  # fmt: skip
+                     "chain.max_skill_calls=1", "chain.skill_steps=5", "videos=1", "chain.sample=true"])  # fmt: skip
     assert code == 0, capsys.readouterr().err
     code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
                      "episodes=1", f"out_dir={tmp_path}/b", "chain.depth=64"])  # fmt: skip

@@ -98,6 +98,15 @@ def test_evaluate_a_checkpoint_on_heldout_layouts(pick_run: Path) -> None:
     assert sum(r.failures.values()) + round(r.success * 2) == 2  # every episode succeeded or has a cause
 
 
+def test_sampled_evaluation_is_seeded_per_episode(pick_run: Path) -> None:
+    a = evaluate(str(pick_run), episodes=2, max_steps=15, sample=True)
+    torch.manual_seed(123)  # whatever the global state: each episode is seeded by its own seed
+    b = evaluate(str(pick_run), episodes=2, max_steps=15, sample=True)
+    mean = evaluate(str(pick_run), episodes=2, max_steps=15)
+    assert a.sampled and not mean.sampled and a.mean_return == b.mean_return
+    assert a.mean_return != mean.mean_return  # a barely trained policy's samples are not its mean
+
+
 def test_evaluate_cli_acts_on_one_torch_thread(pick_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Batch-1 acting with several intra-op threads was ~100x slower on a busy machine (CNN policies).
     from skills.evaluate import main
