@@ -128,9 +128,8 @@ class HierarchicalAgent:
             self._policies[skill] = self.sources.make(skill)
             base = self.sources.base_movement.get(skill, True)
             learned = getattr(self._policies[skill], "config", None)
-            if learned is not None:
-                self._policies[skill].runner.deterministic = not self.cfg.sample
             if learned is not None:  # a learned skill sees and acts exactly as it was trained
+                self._policies[skill].runner.deterministic = not self.cfg.sample
                 self._env_cfgs[skill] = task_class(skill)(replace(learned, base_movement=base)).env_config()
             else:
                 self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)

@@ -62,12 +62,7 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     sources = skill_sources(
         cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
-    chain = replace(cfg.chain, depth=episode_depth(cfg.chain.depth, sources, _needed(cfg)))
-    _WORKER.update(
-        cfg=replace(cfg, chain=chain),
-        run_dir=Path(run_dir),
-        agent=HierarchicalAgent(cfg.agent, sources, chain),
-    )
+    _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
 
 
 def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
@@ -79,9 +74,8 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
     if index < cfg.videos:
         from evaluation.video import VIDEO_DEPTH, EpisodeRecorder
 
-        env = _WORKER.get("video_env") or make_episode_env(
-            cfg.chain.depth or VIDEO_DEPTH
-        )  # learned depth skills need theirs
+        # A learned skill with depth needs the size it was trained on.
+        env = _WORKER.get("video_env") or make_episode_env(cfg.chain.depth or VIDEO_DEPTH)
         _WORKER["video_env"], recorder = env, EpisodeRecorder()
     else:
         env = _WORKER.get("env") or make_episode_env(cfg.chain.depth)
@@ -92,25 +86,23 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
     return result.to_dict()
 
 
-def _check_learned(sources: SkillSources, needed: tuple[str, ...]) -> None:
-    """Load every learned checkpoint the scenario needs once: a file of another skill fails here."""
-    for skill in needed:
-        src = sources.sources.get(skill, "scripted")
-        if src != "scripted":
-            load_skill_policy(src, skill=skill)
-
-
-def episode_depth(depth: int, sources: SkillSources, needed: tuple[str, ...]) -> int:
-    """Head depth resolution of the episode env: that of the learned skills trained with depth (one
-    resolution for all), else `depth` (chain.depth). Two resolutions, or a chain.depth that differs from
-    theirs, raise ConfigError naming the skills."""
-    learned = {}
+def _check_learned(sources: SkillSources, needed: tuple[str, ...]) -> dict[str, int]:
+    """Load every learned checkpoint the scenario needs once: a file of another skill fails here.
+    Returns the head depth size of each learned skill trained with depth."""
+    depths = {}
     for skill in needed:
         src = sources.sources.get(skill, "scripted")
         if src != "scripted":
             d = load_skill_policy(src, skill=skill).config.depth
             if d:
-                learned[skill] = d
+                depths[skill] = d
+    return depths
+
+
+def episode_depth(depth: int, learned: dict[str, int]) -> int:
+    """Head depth resolution of the episode env: that of the learned skills trained with depth (`learned`,
+    one size for all), else `depth` (chain.depth). Two sizes, or a chain.depth that differs from theirs,
+    raise ConfigError naming the skills."""
     sizes = set(learned.values())
     if len(sizes) > 1 or (sizes and depth and depth not in sizes):
         raise ConfigError(
@@ -213,9 +205,9 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     sources = skill_sources(
         cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
-    _check_learned(sources, _needed(cfg))
-    episode_depth(cfg.chain.depth, sources, _needed(cfg))
+    depth = episode_depth(cfg.chain.depth, _check_learned(sources, _needed(cfg)))
     run_dir = run_directory(cfg)
+    worker_cfg = replace(cfg, chain=replace(cfg.chain, depth=depth))  # the run dir records what was asked
     episodes = _episodes(cfg, run_dir)
     finished = _finished(run_dir)
     todo = [(i, s) for i, s in enumerate(episodes) if i not in finished]
@@ -237,7 +229,7 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     )  # Ctrl-C stops the run, also when started in the background
     try:
         if procs == 1 or len(todo) <= 1:
-            _init_worker(cfg, str(run_dir))
+            _init_worker(worker_cfg, str(run_dir))
             signal.signal(signal.SIGINT, signal.default_int_handler)
             for i, spec in todo:
                 sink(EpisodeResult.from_dict(_run_episode(i, spec.to_json())))
@@ -248,7 +240,7 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
                 min(procs, len(todo)),
                 mp_context=multiprocessing.get_context("forkserver"),
                 initializer=_init_worker,
-                initargs=(cfg, str(run_dir)),
+                initargs=(worker_cfg, str(run_dir)),
             ) as pool:
                 futures = _submit_all(pool, todo)
                 try:

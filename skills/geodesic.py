@@ -71,26 +71,29 @@ class GeodesicDistance:
     def __init__(self, inflate: float = INFLATE) -> None:
         self.inflate = inflate
         self.field = np.zeros((0, 0))
+        self._xs = self._ys = np.zeros(0)
 
     def reset(self, layout: int, goal: np.ndarray) -> None:
         self.goal = np.asarray(goal, dtype=np.float64)[:2]
         self.field = distance_field(coarse_free(layout, self.inflate), self.goal)
+        self._xs = (np.arange(self.field.shape[0]) + 0.5) * FIELD_RES  # cell centres, once per episode
+        self._ys = (np.arange(self.field.shape[1]) + 0.5) * FIELD_RES
 
-    def __call__(self, xy: np.ndarray) -> float | None:
+    def __call__(self, xy: tuple[float, float] | np.ndarray) -> float | None:
         """Geodesic distance (m) of base position `xy`; None when no reachable free cell is near it."""
+        x, y = float(xy[0]), float(xy[1])
         for w in (WINDOW, 4 * WINDOW):
-            d = self._near(np.asarray(xy, dtype=np.float64)[:2], w)
+            d = self._near(x, y, w)
             if d is not None:
                 return d
         return None
 
-    def _near(self, xy: np.ndarray, w: int) -> float | None:
+    def _near(self, x: float, y: float, w: int) -> float | None:
         nx, ny = self.field.shape
-        ci, cj = int(xy[0] / FIELD_RES), int(xy[1] / FIELD_RES)
+        ci, cj = int(x / FIELD_RES), int(y / FIELD_RES)
         i0, i1, j0, j1 = max(ci - w, 0), min(ci + w + 1, nx), max(cj - w, 0), min(cj + w + 1, ny)
         if i0 >= i1 or j0 >= j1:
             return None
-        dx = (np.arange(i0, i1) + 0.5) * FIELD_RES - xy[0]
-        dy = (np.arange(j0, j1) + 0.5) * FIELD_RES - xy[1]
+        dx, dy = self._xs[i0:i1] - x, self._ys[j0:j1] - y
         best = float((self.field[i0:i1, j0:j1] + np.sqrt(dx[:, None] ** 2 + dy[None, :] ** 2)).min())
         return best if math.isfinite(best) else None

@@ -45,11 +45,15 @@ def task_class(skill: str) -> type:
     return TASKS[skill]
 
 
+def legacy_values(skill: str) -> dict[str, Any]:
+    """Fields of the skill's config added after runs were trained, and the value those runs had (`LEGACY`)."""
+    return dict(getattr(task_class(skill).Config, "LEGACY", {}))
+
+
 def legacy_fields(skill: str, stored: dict[str, Any]) -> dict[str, Any]:
     """A checkpoint's stored task config with the fields it predates set to the values it was trained
-    with (the config class's `LEGACY`), not today's defaults."""
-    legacy = getattr(task_class(skill).Config, "LEGACY", {})
-    return {**{k: v for k, v in legacy.items() if k not in stored}, **stored}
+    with, not today's defaults."""
+    return {**legacy_values(skill), **stored}
 
 
 def make_config(skill: str, **overrides: Any) -> Any:

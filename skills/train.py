@@ -30,7 +30,7 @@ try:  # the imports take seconds (torch, MuJoCo): a Ctrl-C meanwhile is one line
     from tpsrl.engine.train import RunDirError, train
     from tpsrl.engine.workers import WorkerError
 
-    from .registry import env_factory, legacy_fields, make_config, task_class
+    from .registry import env_factory, legacy_values, make_config, task_class
 except KeyboardInterrupt:
     print("\ntpsrl-train: interrupted during start-up; nothing was trained", file=sys.stderr)
     raise SystemExit(130) from None
@@ -70,7 +70,7 @@ def resume_meta(meta: dict[str, Any], run_dir: str | Path) -> dict[str, Any]:
         return meta
     old = stored.get("skill_config") or {}
     missing = set(meta["skill_config"]) - set(old)
-    legacy = legacy_fields(meta["skill"], {})
+    legacy = legacy_values(meta["skill"])
     if missing and all(k in legacy and meta["skill_config"][k] == legacy[k] for k in missing):
         return {**meta, "skill_config": {k: v for k, v in meta["skill_config"].items() if k not in missing}}
     return meta
