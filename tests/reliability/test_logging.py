@@ -28,6 +28,7 @@ def test_wandb_offline_logs_and_resume_continues_the_run(
         cfg.run.resume, cfg.run.total_steps = True, 128
         train(cfg)
     runs = sorted((result.run_dir / "wandb").glob("offline-run-*"))
-    assert len(runs) == 2 and all(r.name.endswith(run_id) for r in runs)
+    # wandb names a run's folder offline-run-<time>-<id>, adding "-1" when two share a second.
+    assert len(runs) == 2 and all(f"-{run_id}" in r.name for r in runs)
     assert all(list(r.glob("*.wandb")) for r in runs)
     assert (result.run_dir / "wandb_id").read_text() == run_id
