@@ -106,6 +106,27 @@ def test_open_drawer_right_and_wrong_handle() -> None:
     )
 
 
+def test_open_drawer_release_after_the_target_is_paid_once() -> None:
+    env = make_env("open_drawer", seed=0, release_reward=5.0)
+    spec = _episode(env)
+    env.reset(options={"episode": replace(spec, articulations=((spec.marker, 0.5),))})  # already open
+    env.backend._grasp(spec.marker)
+    _, _, _, _, info = env.step(_act(env, grip_action=1.0))
+    assert info["reward_terms"]["at_target"] == 5.0 and "release" not in info["reward_terms"]
+    _, _, _, _, info = env.step(_act(env, grip_action=-1.0))
+    assert env.backend.held is None and info["reward_terms"]["release"] == 5.0
+    env.backend._grasp(spec.marker)
+    env.step(_act(env, grip_action=1.0))
+    _, _, _, _, info = env.step(_act(env, grip_action=-1.0))
+    assert "release" not in info["reward_terms"]
+    env.reset(options={"episode": spec})  # closed: letting go before the target pays nothing
+    env.backend._grasp(spec.marker)
+    env.step(_act(env, grip_action=1.0))
+    _, _, _, _, info = env.step(_act(env, grip_action=-1.0))
+    assert env.backend.held is None and "release" not in info["reward_terms"]
+    assert make_env("open_drawer", seed=0).task.reward_scales["release"] == 0.0  # HAB: no such term
+
+
 def test_close_drawer_joint_progress_and_success_on_stop() -> None:
     env = make_env("close_drawer", seed=0)
     spec = _episode(env)
