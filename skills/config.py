@@ -43,7 +43,10 @@ class SkillConfig:
     base_noise: float = 0.05
     """Spawn position noise (m, HAB 0.05), applied to a collision-free pose."""
     yaw_noise: float = 0.5236
-    """Spawn heading noise around facing the object (rad, HAB 0.5236)."""
+    """Spawn heading noise around facing the object (rad, HAB 0.5236; >= pi: any heading)."""
+    spawn_clearance: float = 0.4
+    """The robot spawns on base cells at least this far (m) from walls and furniture (Fetch's base
+    radius is 0.3)."""
     spawn_tries: int = 100
     """Resamples of a spawn before it is reported as unsatisfiable."""
     success_reward: float = 10.0
@@ -95,6 +98,12 @@ class SkillConfig:
             raise ValueError(f"skill.max_steps: {self.max_steps} must be >= 1")
         if self.spawn_tries < 1:
             raise ValueError(f"skill.spawn_tries: {self.spawn_tries} must be >= 1")
+        if self.spawn_clearance < 0.3:
+            raise ValueError(
+                f"skill.spawn_clearance: {self.spawn_clearance} must be >= 0.3 (Fetch's base radius, m)"
+            )
+        if self.yaw_noise < 0:
+            raise ValueError(f"skill.yaw_noise: {self.yaw_noise} must be >= 0 (rad; >= pi: any heading)")
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
             raise ValueError(f"skill.clutter: {self.clutter} must be (min, max) with 0 <= min <= max")
 

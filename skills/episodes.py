@@ -108,6 +108,7 @@ class ObjectEpisodes:
             base_noise=self.cfg.base_noise,
             disks=disks,
             tries=self.cfg.spawn_tries,
+            clearance=self.cfg.spawn_clearance,
         )
         if self.goal_radius > 0:  # nav: some free cell must satisfy the success distance
             sample_base(

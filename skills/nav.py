@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -23,7 +24,7 @@ from .terms import Progress, heading_error
 class NavConfig(SkillConfig):
     """Navigate to an object: HAB's reward scales and rules."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"geodesic": False}
+    LEGACY: ClassVar[dict[str, Any]] = {"geodesic": False, "spawn_clearance": 0.4}
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     max_steps: int = 400
@@ -32,6 +33,12 @@ class NavConfig(SkillConfig):
     """Nav spawns anywhere at least min_start_dist away (no upper bound)."""
     min_start_dist: float = 3.0
     """Robot starts at least this far (planar, m) from its goal (HAB 3.0)."""
+    yaw_noise: float = math.pi
+    """Any start heading (habitat-lab's nav start: a random navigable point, heading U(0, 2 pi)); runs
+    before this default faced the goal +- 0.5236 rad."""
+    spawn_clearance: float = 0.32
+    """Starts as close as 0.32 m to furniture (the navmesh admits Fetch's 0.3 m base): in HAB episodes
+    nav starts where pick, place or open left the robot, mostly nearer than the 0.4 m other skills keep."""
     hold_prob: float = 0.167
     """Probability of starting with the target held; the goal is then the object's goal (HAB 0.167)."""
     dist_reward: float = 1.0

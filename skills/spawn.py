@@ -50,10 +50,11 @@ class Disk:
     r: float
 
 
-@functools.lru_cache(maxsize=64)
-def _free_cells(layout: int) -> tuple[np.ndarray, np.ndarray]:
-    """World (x, y) of the free cells in the largest connected free region of a layout."""
-    grid = L.free_space(layout)
+@functools.lru_cache(maxsize=128)
+def _free_cells(layout: int, inflate: float = L.ROBOT_RADIUS) -> tuple[np.ndarray, np.ndarray]:
+    """World (x, y) of the free cells (for a robot of radius `inflate`) in the largest connected free
+    region of a layout."""
+    grid = L.free_space(layout, inflate)
     comp = _largest_component(grid)
     ii, jj = np.nonzero(comp)
     return (ii + 0.5) * L.GRID_RES, (jj + 0.5) * L.GRID_RES
@@ -116,9 +117,11 @@ def sample_base(
     base_noise: float,
     disks: tuple[Disk, ...] = (),
     tries: int = 100,
+    clearance: float = L.ROBOT_RADIUS,
 ) -> tuple[float, float, float]:
-    """A collision-free base pose within [min_dist, max_dist] (planar) of `anchor`, facing it +- noise."""
-    xs, ys = _free_cells(layout)
+    """A collision-free base pose within [min_dist, max_dist] (planar) of `anchor`, at least `clearance`
+    from walls and furniture, facing it +- `yaw_noise` (any heading, uniformly, when it is >= pi)."""
+    xs, ys = _free_cells(layout, clearance)
     d = np.hypot(xs - anchor[0], ys - anchor[1])
     ok = (d >= min_dist) & (d <= max_dist)
     cand = np.nonzero(ok)[0]
@@ -130,9 +133,12 @@ def sample_base(
         k = int(rng.choice(cand))
         x = float(xs[k] + rng.normal(0.0, base_noise))
         y = float(ys[k] + rng.normal(0.0, base_noise))
-        if not (L.is_free(layout, x, y) and _clear_of(disks, x, y)):
+        if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
             continue
-        yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
+        if yaw_noise >= math.pi:
+            yaw = float(rng.uniform(-math.pi, math.pi))
+        else:
+            yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
         if _arm_clear(layout, x, y, yaw):
             return x, y, yaw
     raise SpawnError(

@@ -68,6 +68,8 @@ def test_factory_is_picklable_and_rebuilds_the_same_task() -> None:
         (lambda: make_env("pick", split="test"), r"skill.split: unknown split 'test'; accepted"),
         (lambda: make_env("pick", colour="red"), r"skill.colour: unknown field for skill 'pick'; accepted"),
         (lambda: make_env("open_drawer", drawers=("drawer_9",)), r"skill.drawers: 'drawer_9' not accepted"),
+        (lambda: make_env("nav_to_obj", spawn_clearance=0.2), r"skill.spawn_clearance: 0.2 must be >= 0.3"),
+        (lambda: make_env("pick", yaw_noise=-1.0), r"skill.yaw_noise: -1.0 must be >= 0"),
     ],
 )
 def test_bad_input_names_field_value_and_accepted(call, match: str) -> None:  # noqa: ANN001
@@ -79,3 +81,28 @@ def test_unsatisfiable_spawn_is_reported_after_bounded_tries() -> None:
     env = make_env("pick", spawn_max_dist=0.05, spawn_tries=3, seed=0)
     with pytest.raises(SpawnError, match=r"skill.spawn_tries.*skill.spawn_max_dist 0.05"):
         env.reset()
+
+
+def test_nav_starts_at_any_heading_and_nearer_furniture_than_other_skills() -> None:
+    """habitat-lab's nav start: a random navigable point and heading; pick keeps facing its object."""
+    from skills.terms import heading_error
+    from tpsrl.sim.mujoco import layout as L
+
+    def starts(skill: str) -> tuple[np.ndarray, int]:
+        env = make_env(skill, seed=0)
+        errs, near = [], 0
+        for k in range(40):
+            env.reset(seed=k)
+            b = env.backend
+            x, y, _ = b.base_pose
+            assert L.is_free(b.spec.layout, x, y, env.task.config.spawn_clearance)
+            near += not L.is_free(b.spec.layout, x, y)
+            goal = env.task.goal if skill == "nav_to_obj" else b.object_pos(b.spec.targets[0].handle)[:2]
+            errs.append(heading_error(b, np.asarray(goal)))
+        return np.array(errs), near
+
+    nav, nav_near = starts("nav_to_obj")
+    pick, pick_near = starts("pick")
+    assert (nav > 1.6).mean() > 0.25 and nav.max() > 2.8  # headings all round (facing away included)
+    assert pick.max() < 0.6 and pick_near == 0  # within HAB's 0.5236 rad noise, 0.4 m clear
+    assert nav_near > 0
