@@ -47,6 +47,10 @@ class SkillConfig:
     spawn_clearance: float = 0.4
     """The robot spawns on base cells at least this far (m) from walls and furniture (Fetch's base
     radius is 0.3)."""
+    near_furniture_prob: float = 0.0
+    """Probability that the spawn is drawn from the cells nearer than 0.4 m to walls or furniture
+    (needs spawn_clearance < 0.4): inside HAB episodes skills start where the previous one left the
+    robot, mostly that near."""
     spawn_tries: int = 100
     """Resamples of a spawn before it is reported as unsatisfiable."""
     success_reward: float = 10.0
@@ -102,6 +106,8 @@ class SkillConfig:
             raise ValueError(
                 f"skill.spawn_clearance: {self.spawn_clearance} must be >= 0.3 (Fetch's base radius, m)"
             )
+        if not 0.0 <= self.near_furniture_prob <= 1.0:
+            raise ValueError(f"skill.near_furniture_prob: {self.near_furniture_prob} must be in [0, 1]")
         if self.yaw_noise < 0:
             raise ValueError(f"skill.yaw_noise: {self.yaw_noise} must be >= 0 (rad; >= pi: any heading)")
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:

@@ -109,6 +109,7 @@ class ObjectEpisodes:
             disks=disks,
             tries=self.cfg.spawn_tries,
             clearance=self.cfg.spawn_clearance,
+            near_prob=self.cfg.near_furniture_prob,
         )
         if self.goal_radius > 0:  # nav: some free cell must satisfy the success distance
             sample_base(

@@ -118,9 +118,12 @@ def sample_base(
     disks: tuple[Disk, ...] = (),
     tries: int = 100,
     clearance: float = L.ROBOT_RADIUS,
+    near_prob: float = 0.0,
 ) -> tuple[float, float, float]:
     """A collision-free base pose within [min_dist, max_dist] (planar) of `anchor`, at least `clearance`
-    from walls and furniture, facing it +- `yaw_noise` (any heading, uniformly, when it is >= pi)."""
+    from walls and furniture, facing it +- `yaw_noise` (any heading, uniformly, when it is >= pi); with
+    probability `near_prob` from the cells nearer than L.ROBOT_RADIUS to them (where skills leave the
+    robot inside HAB episodes), when there are any."""
     xs, ys = _free_cells(layout, clearance)
     d = np.hypot(xs - anchor[0], ys - anchor[1])
     ok = (d >= min_dist) & (d <= max_dist)
@@ -129,6 +132,10 @@ def sample_base(
         raise SpawnError(
             f"spawn: layout {layout} has no free base cell {min_dist}..{max_dist} m from {np.round(anchor[:2], 2).tolist()}"
         )
+    if near_prob > 0.0 and rng.random() < near_prob:
+        grid = L.free_space(layout)
+        near = cand[~grid[(xs[cand] / L.GRID_RES).astype(int), (ys[cand] / L.GRID_RES).astype(int)]]
+        cand = near if len(near) else cand
     for _ in range(tries):
         k = int(rng.choice(cand))
         x = float(xs[k] + rng.normal(0.0, base_noise))
