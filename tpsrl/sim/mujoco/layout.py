@@ -298,7 +298,7 @@ def receptacles(layout: Layout) -> dict[str, Receptacle]:
 GRID_RES = 0.05
 
 
-@functools.lru_cache(maxsize=None)  # 32 KB a grid; a bounded cache thrashed (layouts x radii in use > 64)
+@functools.cache  # 32 KB a grid; a bounded cache thrashed (layouts x radii in use > 64)
 def free_space(index: int, inflate: float = ROBOT_RADIUS) -> np.ndarray:
     """Boolean grid [X, Y] at GRID_RES of base positions where a robot of radius `inflate` fits."""
     layout = make_layout(index)
