@@ -119,7 +119,7 @@ class ArticulatedConfig(SkillConfig):
     holding the handle cannot otherwise tell an open door from a closed one: the open_fridge run without it
     opened the door in a third of its episodes but never let go (0.7M steps, success 0)."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"joint_state_obs": False}
+    LEGACY: ClassVar[dict[str, Any]] = {"joint_state_obs": False, "release_reward": 0.0}
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     def __post_init__(self) -> None:

@@ -7,6 +7,7 @@ skill config into the simulator's `EnvConfig` (observations, actions, depth, epi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig
@@ -22,6 +23,14 @@ ARM_CONTROLS = {"joint": "arm_action", "ee": "arm_ee_action"}
 @dataclass
 class SkillConfig:
     """Fields shared by all skill tasks (each skill's config sets its own defaults)."""
+
+    LEGACY: ClassVar[dict[str, Any]] = {
+        "arm_control": "joint",
+        "spawn_clearance": 0.4,
+        "near_furniture_prob": 0.0,
+    }
+    """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
+    field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
 
     split: str = "train"
     """Layouts to sample: "train" (24 layouts) or "heldout" (skills.splits.HELDOUT_LAYOUTS)."""

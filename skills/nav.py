@@ -24,7 +24,7 @@ from .terms import Progress, heading_error
 class NavConfig(SkillConfig):
     """Navigate to an object: HAB's reward scales and rules."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"geodesic": False, "spawn_clearance": 0.4, "near_furniture_prob": 0.0}
+    LEGACY: ClassVar[dict[str, Any]] = {"geodesic": False}
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     max_steps: int = 400

@@ -47,7 +47,10 @@ def task_class(skill: str) -> type:
 
 def legacy_values(skill: str) -> dict[str, Any]:
     """Fields of the skill's config added after runs were trained, and the value those runs had (`LEGACY`)."""
-    return dict(getattr(task_class(skill).Config, "LEGACY", {}))
+    out: dict[str, Any] = {}
+    for cls in reversed(task_class(skill).Config.__mro__):
+        out.update(cls.__dict__.get("LEGACY", {}))
+    return out
 
 
 def legacy_fields(skill: str, stored: dict[str, Any]) -> dict[str, Any]:
