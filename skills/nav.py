@@ -40,7 +40,7 @@ class NavConfig(SkillConfig):
     """Starts as close as 0.32 m to furniture (the navmesh admits Fetch's 0.3 m base)."""
     near_furniture_prob: float = 0.5
     """Half the starts nearer than 0.4 m to walls or furniture: in HAB episodes nav starts where pick,
-    place or open left the robot (46 of 66 nav calls in 20 traced Tidy House episodes)."""
+    place or open left the robot (43 of 68 nav calls in 20 traced Tidy House episodes)."""
     hold_prob: float = 0.167
     """Probability of starting with the target held; the goal is then the object's goal (HAB 0.167)."""
     dist_reward: float = 1.0
