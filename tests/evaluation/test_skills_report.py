@@ -106,7 +106,9 @@ def test_table_and_results_json(report: tuple[str, dict[str, Any], Path]) -> Non
     assert table in stdout
     rows = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
     assert set(rows) == {"pick", "pick_nobase"}
-    assert rows["pick"].startswith("| pick | yes | 3,000,320 | 1.3 h |") and "| 90% (" in rows["pick"]
+    steps = checkpoint.load(SHIPPED_PICK)["counters"]["env_steps"]
+    assert rows["pick"].startswith(f"| pick | yes | {steps:,} | ") and " h | " in rows["pick"]
+    assert "| 90% (" in rows["pick"]
     assert rows["pick_nobase"].startswith("| pick_nobase | no | 1,234 | 0.0 h |")
     results = json.loads((run_dir / "results.json").read_text())
     for name, cap in (("pick", 40), ("pick_nobase", 20)):  # the step caps of the checkpoints' configs
