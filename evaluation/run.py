@@ -199,13 +199,19 @@ def _collect(futures: dict[Future, int], sink: Any) -> None:
             sink(EpisodeResult.from_dict(f.result()))
 
 
-def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
-    """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
-    # Fail fast on missing or wrong checkpoints, before a run directory or any process exists.
+def prepare(cfg: EvalConfig) -> tuple[SkillSources, int]:
+    """The skill sources of the run and its episode env's head depth size, each learned checkpoint loaded
+    once to check it (a missing or wrong file fails here)."""
     sources = skill_sources(
         cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
-    depth = episode_depth(cfg.chain.depth, _check_learned(sources, _needed(cfg)))
+    return sources, episode_depth(cfg.chain.depth, _check_learned(sources, _needed(cfg)))
+
+
+def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
+    """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
+    # Fail fast on missing or wrong checkpoints, before a run directory or any process exists.
+    _, depth = prepare(cfg)
     run_dir = run_directory(cfg)
     worker_cfg = replace(cfg, chain=replace(cfg.chain, depth=depth))  # the run dir records what was asked
     episodes = _episodes(cfg, run_dir)

@@ -26,8 +26,7 @@ from evaluation.config import parse_overrides
 from evaluation.episodes import generate_episodes
 from evaluation.grounding import GroundedCall
 from evaluation.metrics import SkillRecord
-from evaluation.policies import skill_sources
-from evaluation.run import _check_learned, _checkpoint_dir, _needed, episode_depth
+from evaluation.run import prepare
 from evaluation.skillview import call_spec
 from skills.terms import heading_error
 from tpsrl.engine.inference import single_thread_acting
@@ -63,11 +62,13 @@ class TracingAgent(HierarchicalAgent):
         super().__init__(*args, **kwargs)
         self.traced, self.traces = skills, []
         self._pending: list[tuple[CallTrace, SkillRecord]] = []
+        self._path: list[np.ndarray] | None = None  # base positions of the traced call running now
+        self._pressing: list[bool] = []
 
     def _run_skill(self, ep: Any, call: GroundedCall) -> tuple[SkillRecord, dict[str, Any]]:
         if call.skill not in self.traced:
             return super()._run_skill(ep, call)
-        b, env = ep.env.backend, ep.env
+        b = ep.env.backend
         spec = call_spec(ep.spec, call, b)
         if spec.nav_goal is not None:
             target = np.asarray(spec.nav_goal[:2])
@@ -81,21 +82,13 @@ class TracingAgent(HierarchicalAgent):
         t = CallTrace(
             call.skill, not L.is_free(ep.spec.layout, x, y), heading_error(b, target), b.held is not None
         )
-        real_step, path, pressing = env.step, [np.array([x, y])], []
-
-        def step(action: np.ndarray) -> Any:
-            out = real_step(action)
-            path.append(np.asarray(b.base_pose[:2]))
-            t.moved += float(np.linalg.norm(path[-1] - path[-2]))
-            pressing.append(float(out[4].get("force_instant", 0.0)) > STUCK_FORCE)
-            return out
-
-        env.step = step
+        self._path, self._pressing = [np.array([x, y])], []
         try:
             rec, before = super()._run_skill(ep, call)
         finally:
-            del env.step  # back to the class's method
+            path, pressing, self._path = self._path, self._pressing, None
         t.steps, t.force_steps = rec.steps, sum(pressing)
+        t.moved = float(np.linalg.norm(np.diff(np.array(path), axis=0), axis=1).sum())
         window = path[-STUCK_WINDOW - 1 :]
         t.stuck = (
             len(pressing) >= STUCK_WINDOW
@@ -104,6 +97,13 @@ class TracingAgent(HierarchicalAgent):
         )
         self._pending.append((t, rec))
         return rec, before
+
+    def _after_step(self, ep: Any, skill: str) -> None:
+        super()._after_step(ep, skill)
+        if self._path is not None:  # inside a traced call (the reset-arm phase runs after it)
+            b = ep.env.backend
+            self._path.append(np.asarray(b.base_pose[:2]))
+            self._pressing.append(float(b.force_instant) > STUCK_FORCE)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         result = super().run(*args, **kwargs)
@@ -142,11 +142,9 @@ def summarise(traces: list[CallTrace]) -> dict[str, dict[str, Any]]:
 def trace(scenario: str, agent: str, episodes: int, seed: int, skills: tuple[str, ...]) -> list[CallTrace]:
     """Runs `episodes` held-out episodes of `scenario` with `agent` and returns the traced calls."""
     cfg = parse_overrides([f"scenario={scenario}", f"agent={agent}", f"episodes={episodes}", f"seed={seed}"])
-    sources = skill_sources(
-        cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
-    )
+    sources, depth = prepare(cfg)
     tracer = TracingAgent(cfg.agent, sources, cfg.chain, skills=skills)
-    env = make_episode_env(episode_depth(cfg.chain.depth, _check_learned(sources, _needed(cfg))))
+    env = make_episode_env(depth)
     for i, spec in enumerate(generate_episodes(scenario, episodes, seed)):
         tracer.run(env, spec, scenario, i)
     env.close()
