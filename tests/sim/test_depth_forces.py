@@ -122,3 +122,46 @@ def test_instability_is_flagged_not_raised() -> None:
     env.reset(seed=1)
     _, _, term, _, info = env.step(np.zeros(env.action_space.shape, np.float32))
     assert not info.get("physics_unstable", False)
+
+
+def _front_gap(sim: MujocoBackend, furniture: str) -> float:
+    """Distance (m) from the base centre to the front face of `furniture`, along its front axis."""
+    from tpsrl.sim.mujoco.layout import make_layout
+
+    f = make_layout(0).get(furniture)
+    x, y, _ = sim.base_pose
+    local = math.cos(f.yaw) * (x - f.x) + math.sin(f.yaw) * (y - f.y)
+    return local - f.spec.depth / 2
+
+
+@pytest.mark.parametrize("table", ["dining_table", "coffee_table"])
+def test_the_base_cannot_drive_under_a_table(table: str) -> None:
+    # HAB's base moves on a navmesh without furniture footprints; ours is stopped by an invisible box.
+    from tests.sim.helpers import facing
+
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=facing(0, table, 0.6)))
+    for _ in range(90):
+        sim.step(None, None, np.array([0.6, 0.0]))
+    assert sim.force_instant > 100.0  # pushing against something
+    assert sim.arm_force == 0.0  # ... with the base, not the arm
+    assert _front_gap(sim, table) > 0.25, _front_gap(sim, table)  # base radius ~0.29 m
+
+
+def test_footprints_stop_the_base_alone_and_are_invisible() -> None:
+    from tpsrl.sim.mujoco.depth import RayCastDepth
+    from tpsrl.sim.mujoco.scene import build_model
+
+    m = build_model(0, (("apple", "apple"),))
+    prints = [g for g in range(m.ngeom) if m.geom(g).name.endswith("_footprint")]
+    assert len(prints) == 2  # layout 0's dining and coffee tables
+    for p in prints:
+        hits = [
+            m.geom(g).name
+            for g in range(m.ngeom)
+            if (m.geom_contype[p] & m.geom_conaffinity[g]) or (m.geom_contype[g] & m.geom_conaffinity[p])
+        ]
+        assert hits == ["robot0:base_link"], hits  # not the arm, not objects, not the floor
+        assert m.geom_rgba[p][3] == 0.0  # not drawn
+    rays = RayCastDepth(m, "head_depth", 8, 8, 10.0)
+    assert not set(prints) & set(rays.scene_geoms.tolist())  # not seen by head depth

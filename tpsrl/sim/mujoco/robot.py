@@ -54,8 +54,9 @@ HEAD_TILT = 0.45  # fixed head tilt (rad, down)
 # Resting arm pose (elbow folded up, suction cup pointing forward-down): EE at [0.5, 0, 1.0] in the base frame.
 REST_QPOS = (-0.913, -1.009, -1.123, -1.386, -0.823, -1.754, 0.0)
 REST_EE = (0.5, 0.0, 1.0)
-# Collision bits: world 1, robot 2, movable objects 4, held object 8.
-CT_WORLD, CT_ROBOT, CT_OBJECT, CT_HELD = 1, 2, 4, 8
+# Collision bits: world 1, robot 2, movable objects 4, held object 8, furniture footprint 32 (the base
+# alone collides with it; 16 is the floor's, in scene.py).
+CT_WORLD, CT_ROBOT, CT_OBJECT, CT_HELD, CT_FOOTPRINT = 1, 2, 4, 8, 32
 GROUP_ROBOT = 2  # geom group of robot geoms (excluded from head depth ray casting)
 
 
@@ -135,6 +136,7 @@ def robot_parts() -> dict[str, str]:
     base_geom.set("condim", "1")
     base_geom.set("priority", "1")
     base_geom.set("solref", BASE_SOLREF)
+    base_geom.set("conaffinity", str(CT_WORLD | CT_OBJECT | CT_FOOTPRINT))
     for b in list(base):
         if b.tag == "body" and b.get("name") == "robot0:external_camera_body_0":
             base.remove(b)

@@ -22,15 +22,23 @@ from .layout import (
     make_layout,
 )
 from .objects import object_type
-from .robot import CT_HELD, CT_OBJECT, CT_ROBOT, CT_WORLD, robot_parts
+from .robot import CT_FOOTPRINT, CT_HELD, CT_OBJECT, CT_ROBOT, CT_WORLD, robot_parts
 
 CT_FLOOR = 16
 TIMESTEP = 1.0 / 120.0
 FRIDGE_OPEN_MAX = 2.2  # rad (HAB close-fridge starts up to 2pi/3 = 2.09)
 DRAWER_OPEN_MAX = 0.5  # m
-# Geom groups: 0 architecture (walls, floor; ray-cast analytically), 1 furniture and objects, 2 robot.
+# Geom groups: 0 architecture (walls, floor; ray-cast analytically), 1 furniture and objects, 2 robot,
+# 3 footprints (invisible, never ray-cast).
 _WORLD = f'contype="{CT_WORLD}" conaffinity="{CT_ROBOT | CT_OBJECT}" group="1"'
 _ARCH = f'contype="{CT_WORLD}" conaffinity="{CT_ROBOT | CT_OBJECT}" group="0"'
+# A table's footprint as the base sees it: HAB's base moves on a navmesh that excludes furniture
+# footprints, so it never drives under a table top. Ours is a dynamic body that fits under one and
+# wedged there (1 kN contacts of the torso against the top). This box stops the base geom alone
+# (contype CT_FOOTPRINT, which only the base's conaffinity has): the arm still reaches over and under
+# the edge, objects and depth rays pass through it, and it is not drawn.
+_FOOTPRINT = f'contype="{CT_FOOTPRINT}" conaffinity="0" group="3"'
+FOOTPRINT_HEIGHT = 0.4  # m, above the base's top (0.36 m)
 
 
 def _f(*v: float) -> str:
@@ -103,7 +111,16 @@ def _cabinet(f: Furniture) -> str:
 def _table(f: Furniture, rgba: str) -> str:
     k = f.spec
     d, w, h = k.depth, k.width, k.height
-    g = [_box(f"{f.name}_top", (0, 0, h - 0.025), (d / 2, w / 2, 0.025), rgba)]
+    g = [
+        _box(f"{f.name}_top", (0, 0, h - 0.025), (d / 2, w / 2, 0.025), rgba),
+        _box(
+            f"{f.name}_footprint",
+            (0, 0, FOOTPRINT_HEIGHT / 2),
+            (d / 2, w / 2, FOOTPRINT_HEIGHT / 2),
+            "0 0 0 0",
+            _FOOTPRINT,
+        ),
+    ]
     for i, (sx, sy) in enumerate([(1, 1), (1, -1), (-1, 1), (-1, -1)]):
         g.append(
             _box(
