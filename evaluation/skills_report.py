@@ -142,7 +142,7 @@ def read_shipped(cfg: SkillsReportConfig) -> list[Shipped]:
         out.append(Shipped(
             name=n, path=path, skill=meta["skill"],
             base_movement=bool(meta.get("skill_config", {}).get("base_movement", True)),
-            env_steps=int(data.get("counters", {}).get("env_steps", 0)),
+            env_steps=checkpoint.trained_env_steps(data),
             curve=list(data.get("curve") or []), shipped=dict(data.get("shipped") or {}),
         ))  # fmt: skip
     return out

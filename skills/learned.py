@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tpsrl.engine.checkpoint import CheckpointError
+from tpsrl.engine.checkpoint import CheckpointError, trained_env_steps
 from tpsrl.engine.inference import PolicyRunner, load_policy
 
 from .policy import ActionLayout
@@ -29,7 +29,7 @@ class LearnedSkill:
 
     def __init__(self, runner: PolicyRunner, skill: str, config: Any, data: dict[str, Any]) -> None:
         self.runner, self.skill, self.config = runner, skill, config
-        self.env_steps_trained = int(data.get("counters", {}).get("env_steps", 0))
+        self.env_steps_trained = trained_env_steps(data)
         self.action_dim = runner.policy.action_dim
         self._stop: slice | None = None
         self._done = False

@@ -44,9 +44,12 @@ def shipped_name(meta: dict[str, Any]) -> str:
     return skill if base or skill == "nav_to_obj" else f"{skill}_nobase"
 
 
-def training_curve(metrics_path: Path, bin_steps: int = CURVE_BIN_STEPS) -> list[dict[str, float]]:
+def training_curve(
+    metrics_path: Path, bin_steps: int = CURVE_BIN_STEPS, offset: int = 0
+) -> list[dict[str, float]]:
     """The run's `metrics.jsonl` as one point per `bin_steps` env steps: episode-weighted success and
-    return, episodes, and training wall-clock (collect + learn seconds) up to the bin's end."""
+    return, episodes, and training wall-clock (collect + learn seconds) up to the bin's end. `offset`
+    is added to the env steps (the steps behind the policy a `run.init_from` run started from)."""
     points: list[dict[str, float]] = []
     acc = {"episodes": 0.0, "success": 0.0, "return": 0.0}
     seconds = 0.0
@@ -69,11 +72,11 @@ def training_curve(metrics_path: Path, bin_steps: int = CURVE_BIN_STEPS) -> list
             acc["success"] += n * float(row["episode/success"])
             acc["return"] += n * float(row["episode/return"])
         if last_steps >= edge:
-            points.append(_point(last_steps, acc, seconds))
+            points.append(_point(last_steps + offset, acc, seconds))
             acc = dict.fromkeys(acc, 0.0)
             edge = (last_steps // bin_steps + 1) * bin_steps
     if acc["episodes"] > 0:
-        points.append(_point(last_steps, acc, seconds))
+        points.append(_point(last_steps + offset, acc, seconds))
     return points
 
 
@@ -104,11 +107,13 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     directory.mkdir(parents=True, exist_ok=True)
     checkpoint.export_policy(data, target)
     shipped = checkpoint.load(target)
-    shipped["curve"] = training_curve(run_dir / "metrics.jsonl")
+    total = checkpoint.trained_env_steps(data)
+    own = int(data["counters"]["env_steps"])
+    shipped["curve"] = training_curve(run_dir / "metrics.jsonl", offset=total - own)
     shipped["shipped"] = {
         **checkpoint.code_version(),
         "from_run": str(run_dir),
-        "env_steps": int(data["counters"]["env_steps"]),
+        "env_steps": total,
     }
     checkpoint.atomic_save(shipped, target)
     return target

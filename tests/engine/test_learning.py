@@ -16,8 +16,9 @@ import torch
 
 from tests.engine.conftest import tiny_config
 from tpsrl.engine import checkpoint as ckpt
+from tpsrl.engine.config import ConfigError
 from tpsrl.engine.synthetic import PointTargetFactory
-from tpsrl.engine.train import Trainer, train
+from tpsrl.engine.train import Trainer, load_init_state, train
 
 # Point target: standing still returns 0 and ends ~0.5 from the target, the initial policy (std e^-1)
 # returns ~0.15; a good policy returns ~+0.45 and ends within ~0.1.
@@ -80,6 +81,36 @@ def test_resume_keeps_counters_and_keeps_improving(tmp_path: Path) -> None:
     assert late_return(second.history) > max(THRESHOLD, late_return(first.history[:4], 4) + 0.1)
     lines = (first.run_dir / "metrics.jsonl").read_text().splitlines()
     assert [json.loads(x)["update"] for x in lines] == list(range(1, len(lines) + 1))
+
+
+def test_init_from_starts_a_new_run_from_another_runs_policy(tmp_path: Path) -> None:
+    first = train(tiny_config(tmp_path / "a", total_steps=6_400), PointTargetFactory())
+    source = ckpt.load(first.run_dir / "checkpoints" / ckpt.LATEST)
+    cfg = tiny_config(tmp_path / "b", total_steps=1_280, init_from=str(first.run_dir))
+    cfg.ppo.lr = 1e-3  # learning settings may change; spaces and policy may not
+    trainer = Trainer(cfg, [PointTargetFactory()] * 4, tmp_path / "b" / "run",
+                      init_state=load_init_state(cfg, PointTargetFactory()))  # fmt: skip
+    try:
+        for k, v in trainer.policy.state_dict().items():  # weights and normaliser statistics
+            assert torch.equal(v, source["model"][k]), k
+        assert trainer.counters.env_steps == 0
+    finally:
+        trainer.collector.close()
+    second = train(cfg, PointTargetFactory())
+    assert second.history[0]["env_steps"] == 128 and second.counters.env_steps == 1_280
+    assert late_return(second.history[:3], 3) > THRESHOLD  # it starts where the first run ended
+    saved = ckpt.load(second.run_dir / "checkpoints" / ckpt.LATEST)
+    assert saved["provenance"][0]["init_env_steps"] == 6_400
+    assert ckpt.trained_env_steps(saved) == 6_400 + 1_280
+
+    other = tiny_config(tmp_path / "c", init_from=str(first.run_dir))
+    other.policy.mlp_hidden = 64
+    with pytest.raises(ConfigError, match="policy.mlp_hidden"):
+        train(other, PointTargetFactory())
+    assert not (tmp_path / "c" / "run").exists()  # refused before the run directory was made
+    missing = tiny_config(tmp_path / "d", init_from=str(tmp_path / "nowhere"))
+    with pytest.raises(ConfigError, match="run.init_from"):
+        train(missing, PointTargetFactory())
 
 
 def test_ctrl_c_leaves_a_valid_checkpoint(tmp_path: Path) -> None:

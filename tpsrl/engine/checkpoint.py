@@ -91,6 +91,13 @@ def save(
     return latest
 
 
+def trained_env_steps(data: dict[str, Any]) -> int:
+    """Env steps behind a checkpoint's policy: its run's own plus, for a run started with
+    `run.init_from`, those behind the policy it started from (recorded in its provenance)."""
+    own = int(data.get("counters", {}).get("env_steps", 0))
+    return own + sum(int(p.get("init_env_steps", 0)) for p in data.get("provenance", []))
+
+
 def export_policy(checkpoint: dict[str, Any], path: Path) -> Path:
     """Writes the policy alone (weights, policy config, spaces, meta, counters; no optimizer, no RNG):
     the small file that is shipped and loaded by `load_policy`."""

@@ -9,6 +9,7 @@ import math
 import multiprocessing as mp
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
@@ -41,6 +42,11 @@ class RunConfig:
     """Run directory; an existing non-empty one is refused unless `resume` is true."""
     resume: bool = False
     """Continue the run in `dir` from its latest checkpoint."""
+    init_from: str = ""
+    """Start a new run from the policy of this checkpoint (run directory, `.pt` file or shipped skill):
+    fine-tuning after a change of task settings or simulator. Weights and normaliser statistics are
+    copied; optimizer, entropy coefficient, counters and RNG start fresh. Spaces and `policy` must
+    match. Only read when a run starts (a resumed run already holds the weights)."""
     total_steps: int = 1_000_000
     """Environment steps to train for (all environments together)."""
     seed: int = 0
@@ -165,6 +171,8 @@ def _validate_more(cfg: TrainConfig) -> None:
     _check(r.keep_every >= 0, "run.keep_every", r.keep_every, "an integer >= 0 (0: keep only latest.pt)")
     _check(r.seed >= 0, "run.seed", r.seed, "an integer >= 0")
     _check(bool(r.dir.strip()), "run.dir", r.dir, "a non-empty directory path")
+    _check(not r.init_from or Path(r.init_from).exists(), "run.init_from", r.init_from,
+           "an existing run directory or checkpoint file, or '' (start from scratch)")  # fmt: skip
 
 
 def check_runtime(r: RunConfig) -> None:

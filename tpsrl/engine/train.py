@@ -140,8 +140,14 @@ class Trainer:
     """Holds the policy, learner, collector and counters of one run."""
 
     def __init__(
-        self, cfg: TrainConfig, factories: list[EnvFactory], run_dir: Path, meta: dict[str, Any] | None = None
+        self,
+        cfg: TrainConfig,
+        factories: list[EnvFactory],
+        run_dir: Path,
+        meta: dict[str, Any] | None = None,
+        init_state: dict[str, Any] | None = None,
     ) -> None:
+        """`init_state`: the checkpoint of `run.init_from` (see `load_init_state`) for a new run."""
         self.cfg, self.run_dir, self.meta = cfg, run_dir, dict(meta or {})
         self.device = torch.device(cfg.run.device)
         obs_space, action_space = probe(factories[0])
@@ -152,6 +158,13 @@ class Trainer:
         self.provenance: list[dict[str, Any]] = []
         if cfg.run.resume:
             self._restore()
+        elif init_state is not None:
+            self.policy.load_state_dict(init_state["model"])
+            self.provenance.append({
+                "init_from": str(Path(cfg.run.init_from).resolve()),
+                "init_env_steps": ckpt.trained_env_steps(init_state),
+                "init_meta": init_state.get("meta", {}), "init_provenance": init_state.get("provenance", []),
+            })  # fmt: skip
         self.provenance.append({**ckpt.code_version(), "env_steps": self.counters.env_steps})
         steps = cfg.engine.rollout_steps * cfg.engine.num_envs
         self.steps_per_update = steps
@@ -218,6 +231,34 @@ class Trainer:
         return metrics
 
 
+def load_init_state(cfg: TrainConfig, factory: EnvFactory) -> dict[str, Any] | None:
+    """The checkpoint a new run starts from (`run.init_from`), checked against the run's spaces and
+    policy settings before anything is written; None for a fresh or resumed run."""
+    source = cfg.run.init_from
+    if not source or cfg.run.resume:
+        return None
+    field = f"run.init_from={source!r}"
+    try:
+        state = ckpt.read(source)
+    except ckpt.CheckpointError as e:
+        raise ConfigError(f"{field}: {e}") from None
+    changed = changed_fields(state["config"]["policy"], to_dict(cfg)["policy"], "policy.")
+    if changed:
+        raise ConfigError(
+            f"{field}: its policy was built with other {', '.join(changed)}; pass the same policy "
+            "settings (they are in its config)"
+        )
+    obs_space, action_space = probe(factory)
+    spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
+    for part in ("observation", "action"):
+        if state["spaces"][part] != spaces[part]:
+            raise ConfigError(
+                f"{field}: its {part} space {state['spaces'][part]} differs from this run's {spaces[part]}; "
+                "start from a policy trained with the same observations and actions"
+            )
+    return state
+
+
 def train(
     cfg: TrainConfig,
     env_factory: EnvFactory | Sequence[EnvFactory] | None = None,
@@ -235,13 +276,14 @@ def train(
     validate(cfg)
     check_runtime(cfg.run)
     factories = _factories(cfg, env_factory)
+    init_state = load_init_state(cfg, factories[0])
     run_dir = prepare_run_dir(cfg.run)
     use_run_temp_dir()
     _seed_all(cfg.run.seed)
     if cfg.run.torch_threads:
         torch.set_num_threads(cfg.run.torch_threads)
     with sigint_stops(StopFlag()) as stop:
-        trainer = Trainer(cfg, factories, run_dir, meta)
+        trainer = Trainer(cfg, factories, run_dir, meta, init_state)
         return _loop(cfg, trainer, stop)
 
 
