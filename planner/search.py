@@ -52,12 +52,41 @@ def ground(
     Actions that cannot change any state are dropped. Universal deletes (``forall``) range over every
     object of the problem, pruned or not, so that nav leaves a distractor the robot was near as well.
     """
-    pool = sorted(problem.objects if objects is None else set(objects))
+    keep = None if objects is None else set(objects)
+    pool = [o for o in problem.objects if keep is None or o in keep]
     statics = {f for f in problem.init if f.predicate in domain.static_predicates}
-    result: list[GroundAction] = []
-    for schema in domain.actions:
-        result.extend(_ground_schema(schema, problem, domain, pool, statics))
-    return tuple(result)
+    result: list[tuple[tuple, GroundAction]] = []
+    order = tie_order(problem)
+    for i, schema in enumerate(domain.actions):
+        result += [
+            ((tuple(order[o] for o in a.args), i), a)
+            for a in _ground_schema(schema, problem, domain, pool, statics)
+        ]
+    # This order is the search's tie-break (see `tie_order`): actions on the episode's first objects first.
+    return tuple(a for _, a in sorted(result, key=lambda r: r[0]))
+
+
+def tie_order(problem: Problem) -> dict[str, tuple[int, int, int]]:
+    """Sort keys of the objects that make the search break ties between equally short plans in the
+        episode's order: movable objects as listed, each container just before the first object listed in
+        it, each goal just after its object, the rest after them all in the problem's order. `ground`
+    returns actions sorted by their arguments' keys (then schema order), and the search expands successors
+    in that order, so among equally short plans it finds the one that follows the episode. Without a
+        fixed order the choice followed the state's set iteration, that is string hashing, which changes
+        per process (Set Table planned the fridge first in some evaluation runs and the drawer in others).
+    """
+    objects = list(problem.objects)
+    movable = [o for o in objects if problem.objects[o] == "movable"]
+    n = len(objects)
+    key = {o: (n, 0, i) for i, o in enumerate(objects)}
+    key.update({o: (i, 0, 0) for i, o in enumerate(movable)})
+    for f in problem.init:
+        if f.predicate == "in" and f.args[0] in key and f.args[1] in key:
+            key[f.args[1]] = min(key[f.args[1]], (key[f.args[0]][0], -1, 0))
+    for f in problem.goal:
+        if f.predicate == "object_at" and f.args[0] in key:
+            key[f.args[1]] = min(key[f.args[1]], (key[f.args[0]][0], 1, 0))
+    return key
 
 
 def _universal_deletes(schema: ActionSchema, problem: Problem, domain: Domain) -> frozenset[Fact]:
@@ -201,11 +230,11 @@ def astar(
     consistency is not required). Ties on f prefer deeper nodes, which follows an exact heuristic straight
     to the goal.
     """
-    by_first: dict[Fact, list[GroundAction]] = {}
-    unconditional: list[GroundAction] = []
-    for a in actions:
+    by_first: dict[Fact, list[tuple[int, GroundAction]]] = {}
+    unconditional: list[tuple[int, GroundAction]] = []
+    for i, a in enumerate(actions):
         # Index each action under one precondition so successors only scan actions that may apply.
-        (by_first.setdefault(min(a.pre), []) if a.pre else unconditional).append(a)
+        (by_first.setdefault(min(a.pre), []) if a.pre else unconditional).append((i, a))
     counter = itertools.count()
     best_g = {init: 0}
     parent: dict[State, tuple[State, GroundAction]] = {}
@@ -222,9 +251,9 @@ def astar(
         if expanded > max_expansions:
             return None, expanded
         candidates = itertools.chain(unconditional, *(by_first.get(f, ()) for f in state))
-        for a in candidates:
-            if not a.pre <= state:
-                continue
+        # Successors in the order of `actions`, not of the state's (hash-ordered) facts: ties on f and g
+        # go to the first pushed, so this makes the plan among equally short ones reproducible.
+        for _, a in sorted(c for c in candidates if c[1].pre <= state):
             nxt = (state - a.delete) | a.add
             if g + 1 < best_g.get(nxt, 1 << 30):
                 best_g[nxt] = g + 1
