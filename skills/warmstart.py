@@ -1,0 +1,97 @@
+"""`python -m skills.warmstart <checkpoint> <out.pt>`: the start point of a skill without base movement,
+made from one trained with it: the same policy with the base outputs removed.
+
+Why: trained from scratch, the no-base pick (`docs/results/runs/pick_nobase`, 0.94M steps) settled in a
+loop it never left: it grasps (+2) and lets go on the next step (-0.5, which ends the episode), so it
+never saw what holding on and returning the arm to rest pays (+10). The base pick already holds on.
+Removing its base outputs (the actor rows and log-stds of `base_velocity`; observations, encoders,
+critic and normaliser statistics are kept) gives a policy of the no-base action space that does the same
+with its arm and grip. Train from it with `tpsrl-train skill=<s> skill.base_movement=false
+run.init_from=<out.pt>`; the written file keeps the source's env steps, which the new run counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from tpsrl.engine import checkpoint
+from tpsrl.engine.envs import space_to_dict
+
+from .learned import load_skill_policy
+from .policy import ActionLayout
+from .registry import make_env
+
+ACTION_PARAMS = ("actor.weight", "actor.bias", "log_std")
+"""The policy parameters with one row per action dimension (MLP and LSTM policies alike)."""
+
+
+class WarmStartError(ValueError):
+    """A checkpoint that cannot give a no-base start point."""
+
+
+def without_base(source: str | Path, out: str | Path) -> Path:
+    """Writes the policy of `source` (a skill trained with base movement) without its base outputs."""
+    out = Path(out)
+    if out.exists():
+        raise WarmStartError(f"{out} exists; choose another path (nothing is overwritten)")
+    data = checkpoint.read(source)
+    skill_cfg = dict((data.get("meta") or {}).get("skill_config") or {})
+    skill = (data.get("meta") or {}).get("skill")
+    if not skill or not skill_cfg.get("base_movement", True) or skill == "nav_to_obj":
+        raise WarmStartError(
+            f"{source}: not a manipulation skill trained with base movement (skill {skill!r}, "
+            f"base_movement {skill_cfg.get('base_movement')})"
+        )
+    learned = load_skill_policy(source)  # the source's task config with older defaults filled in
+    fields: dict[str, Any] = {k: v for k, v in asdict(learned.config).items() if k != "split"}
+    with_base, without = make_env(skill, **fields), make_env(skill, **{**fields, "base_movement": False})
+    try:
+        full, kept = ActionLayout.of(with_base), ActionLayout.of(without)
+        if space_to_dict(with_base.observation_space) != space_to_dict(without.observation_space):
+            raise WarmStartError(f"{skill}: observations differ with and without base movement")
+        rows = [
+            i
+            for name, s in kept.slices.items()
+            for i in range(full.slices[name].start, full.slices[name].stop)
+        ]
+        spaces = {"observation": space_to_dict(without.observation_space),
+                  "action": space_to_dict(without.action_space)}  # fmt: skip
+    finally:
+        with_base.close()
+        without.close()
+    model = dict(data["model"])
+    for key in ACTION_PARAMS:
+        if key not in model or model[key].shape[0] != full.size:
+            raise WarmStartError(f"{source}: policy parameter {key!r} with {full.size} action rows not found")
+        model[key] = model[key][torch.tensor(rows)].clone()
+    meta = {**data["meta"], "skill_config": {**skill_cfg, **fields, "base_movement": False}}
+    derived = {"derived": "without_base", "from": str(Path(source).resolve()), "kept_action_rows": rows,
+               **checkpoint.code_version()}  # fmt: skip
+    payload = {**data, "model": model, "spaces": spaces, "meta": meta,
+               "provenance": [*data.get("provenance", []), derived]}  # fmt: skip
+    checkpoint.export_policy(payload, out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m skills.warmstart", description=__doc__.split("\n\n")[0])
+    parser.add_argument("source", help="checkpoint or run directory of a skill trained with base movement")
+    parser.add_argument("out", help="the policy file to write (must not exist)")
+    args = parser.parse_args(argv)
+    try:
+        path = without_base(args.source, args.out)
+    except (WarmStartError, checkpoint.CheckpointError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {path}: train from it with skill.base_movement=false run.init_from={path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

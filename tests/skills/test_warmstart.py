@@ -1,0 +1,45 @@
+"""The no-base start point made from a base-trained skill (skills.warmstart)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from skills.learned import load_skill_policy
+from skills.registry import make_env
+from skills.ship import CHECKPOINT_DIR
+from skills.warmstart import WarmStartError, main, without_base
+from tpsrl.engine import checkpoint
+
+
+def test_without_base_keeps_arm_and_grip_rows_and_the_rest(tmp_path: Path) -> None:
+    source = CHECKPOINT_DIR / "pick.pt"
+    out = without_base(source, tmp_path / "pick_nobase_init.pt")
+    full, cut = checkpoint.read(source), checkpoint.read(out)
+    assert full["spaces"]["action"]["shape"] == [10] and cut["spaces"]["action"]["shape"] == [8]
+    for key in ("actor.weight", "actor.bias", "log_std"):  # arm (7) and grip (1) come first in HAB order
+        assert torch.equal(cut["model"][key], full["model"][key][:8])
+    for key in ("critic.weight", "obs_norm.joint.mean", "value_norm.var"):
+        assert torch.equal(cut["model"][key], full["model"][key])
+    assert cut["meta"]["skill_config"]["base_movement"] is False
+    assert checkpoint.trained_env_steps(cut) == checkpoint.trained_env_steps(full)
+    assert cut["provenance"][-1]["derived"] == "without_base"
+    # It runs in the no-base env, and acts there as the source does with its arm and grip.
+    policy = load_skill_policy(out)
+    env = make_env("pick", base_movement=False, split="heldout")
+    obs, _ = env.reset(seed=0)
+    policy.reset(env)
+    assert policy.act(obs, env).shape == (8,)
+    env.close()
+    with pytest.raises(WarmStartError, match="exists"):
+        without_base(source, out)
+
+
+def test_without_base_refuses_nav_and_no_base_sources(tmp_path: Path) -> None:
+    assert main([str(CHECKPOINT_DIR / "nav_to_obj.pt"), str(tmp_path / "a.pt")]) == 2
+    made = without_base(CHECKPOINT_DIR / "place.pt", tmp_path / "place.pt")
+    with pytest.raises(WarmStartError, match="base movement"):
+        without_base(made, tmp_path / "again.pt")
+    assert not (tmp_path / "a.pt").exists() and not (tmp_path / "again.pt").exists()
