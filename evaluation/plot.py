@@ -17,6 +17,7 @@ COLORS: dict[str, tuple[int, int, int]] = {
     "tp_srl": (31, 119, 180),
     "tp_srl_nobase": (255, 127, 14),
     "tp_srl_nonav": (44, 160, 44),
+    "tp_srl_nonav_nobase": (214, 39, 40),
 }
 """Line colour per agent variant (RGB)."""
 

@@ -65,6 +65,9 @@ AGENTS: dict[str, AgentSpec] = {
     "tp_srl": AgentSpec("rearrange", True, True, "task planner + learned skills with base movement"),
     "tp_srl_nobase": AgentSpec("rearrange", True, False, "task planner + learned skills without base"),
     "tp_srl_nonav": AgentSpec("rearrange_nonav", True, True, "NoNav: no nav skill; pick/place move the base"),
+    "tp_srl_nonav_nobase": AgentSpec(
+        "rearrange_nonav", True, False, "NoNav with no-base skills: the emergent-navigation contrast"
+    ),
 }
 
 

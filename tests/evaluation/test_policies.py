@@ -43,7 +43,8 @@ def test_nonav_with_scripted_pick_place_and_mixing(tmp_path):
 
 def test_unknown_agent():
     with pytest.raises(
-        ValueError, match="accepted: \\['tp_spa', 'tp_srl', 'tp_srl_nobase', 'tp_srl_nonav'\\]"
+        ValueError,
+        match="accepted: \\['tp_spa', 'tp_srl', 'tp_srl_nobase', 'tp_srl_nonav', 'tp_srl_nonav_nobase'\\]",
     ):
         get_agent("tp_sr")
 
