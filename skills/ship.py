@@ -109,7 +109,10 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     shipped = checkpoint.load(target)
     total = checkpoint.trained_env_steps(data)
     own = int(data["counters"]["env_steps"])
-    shipped["curve"] = training_curve(run_dir / "metrics.jsonl", offset=total - own)
+    # A run started from another policy (`run.init_from`): that policy's curve, when it came from a
+    # shipped file, then this run's, offset by the steps behind the start.
+    before = [p for entry in data.get("provenance", []) for p in entry.get("init_curve", [])]
+    shipped["curve"] = before + training_curve(run_dir / "metrics.jsonl", offset=total - own)
     shipped["shipped"] = {
         **checkpoint.code_version(),
         "from_run": str(run_dir),

@@ -139,6 +139,24 @@ def test_ship_names_by_base_movement_and_never_overwrites(pick_run: Path, tmp_pa
     assert backup.read_bytes() == before
 
 
+def test_a_run_from_a_shipped_skill_counts_its_steps_and_curve(pick_run: Path, tmp_path: Path) -> None:
+    # run.init_from=<shipped file>: a new run (here with another skill config) starts from that policy;
+    # its shipped file counts both runs' steps and carries both curves, the second offset.
+    from skills.ship import ship
+
+    first = ship(pick_run, tmp_path / "a")
+    data = ckpt.read(first)  # this tiny run finished no episode: give its file a curve to carry over
+    data["curve"] = [{"env_steps": 200, "success": 0.5, "return": 1.0, "episodes": 4.0, "seconds": 1.0}]
+    ckpt.atomic_save(data, first)
+    run_dir = tmp_path / "ft"
+    run(compose(["skill=pick", "skill.base_movement=false", "skill.spawn_max_dist=1.0",
+                 f"run.init_from={first}", f"run.dir={run_dir}", *TINY]))  # fmt: skip
+    second = ckpt.read(ship(run_dir, tmp_path / "b"))
+    assert second["shipped"]["env_steps"] == 512 == load_skill_policy(run_dir).env_steps_trained
+    assert second["curve"][:1] == data["curve"]
+    assert second["meta"]["skill_config"]["spawn_max_dist"] == 1.0
+
+
 def test_training_curve_bins_episode_weighted(tmp_path: Path) -> None:
     from skills.ship import training_curve
 
