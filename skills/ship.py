@@ -45,14 +45,15 @@ def shipped_name(meta: dict[str, Any]) -> str:
 
 
 def training_curve(
-    metrics_path: Path, bin_steps: int = CURVE_BIN_STEPS, offset: int = 0
+    metrics_path: Path, bin_steps: int = CURVE_BIN_STEPS, offset: int = 0, seconds_offset: float = 0.0
 ) -> list[dict[str, float]]:
     """The run's `metrics.jsonl` as one point per `bin_steps` env steps: episode-weighted success and
     return, episodes, and training wall-clock (collect + learn seconds) up to the bin's end. `offset`
-    is added to the env steps (the steps behind the policy a `run.init_from` run started from)."""
+    is added to the env steps and `seconds_offset` to the wall-clock (what is behind the policy a
+    `run.init_from` run started from)."""
     points: list[dict[str, float]] = []
     acc = {"episodes": 0.0, "success": 0.0, "return": 0.0}
-    seconds = 0.0
+    seconds = seconds_offset
     edge = bin_steps
     last_steps = 0
     if not metrics_path.is_file():
@@ -112,7 +113,10 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     # A run started from another policy (`run.init_from`): that policy's curve, when it came from a
     # shipped file, then this run's, offset by the steps behind the start.
     before = [p for entry in data.get("provenance", []) for p in entry.get("init_curve", [])]
-    shipped["curve"] = before + training_curve(run_dir / "metrics.jsonl", offset=total - own)
+    seconds = float(before[-1]["seconds"]) if before else 0.0
+    shipped["curve"] = before + training_curve(
+        run_dir / "metrics.jsonl", offset=total - own, seconds_offset=seconds
+    )
     shipped["shipped"] = {
         **checkpoint.code_version(),
         "from_run": str(run_dir),

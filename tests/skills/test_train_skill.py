@@ -154,6 +154,7 @@ def test_a_run_from_a_shipped_skill_counts_its_steps_and_curve(pick_run: Path, t
     second = ckpt.read(ship(run_dir, tmp_path / "b"))
     assert second["shipped"]["env_steps"] == 512 == load_skill_policy(run_dir).env_steps_trained
     assert second["curve"][:1] == data["curve"]
+    assert all(p["seconds"] >= 1.0 for p in second["curve"])  # wall-clock goes on from the first run's
     assert second["meta"]["skill_config"]["spawn_max_dist"] == 1.0
 
 
