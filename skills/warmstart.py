@@ -8,6 +8,13 @@ Removing its base outputs (the actor rows and log-stds of `base_velocity`; obser
 critic and normaliser statistics are kept) gives a policy of the no-base action space that does the same
 with its arm and grip. Train from it with `tpsrl-train skill=<s> skill.base_movement=false
 run.init_from=<out.pt>`; the written file keeps the source's env steps, which the new run counts.
+
+`--hold-grip` instead keeps the whole policy and sets its grip output to hold (weights 0, bias 1,
+log-std -1.5): for a policy that reaches and grasps but lets go at once, like the from-scratch no-base
+pick. Its grip output depended on the state (bias 0.04, std 0.67), so whatever it did after a grasp, a
+release followed within steps; every episode ended in a drop, the critic learned that, and the
+advantage of any grip action after a grasp was about 0: nothing pulled it out. With the grip held it
+grasps on touch, and PPO learns the rest (0 -> 0.6 training success in 1M steps; docs/results.md).
 """
 
 from __future__ import annotations
@@ -79,17 +86,55 @@ def without_base(source: str | Path, out: str | Path) -> Path:
     return out
 
 
+GRIP_HOLD_BIAS, GRIP_HOLD_LOG_STD = 1.0, -1.5
+"""The held grip: mean 1, std 0.22, so a sampled release (grip < 0) is a 4.5-sigma event."""
+
+
+def hold_grip(source: str | Path, out: str | Path) -> Path:
+    """Writes the policy of `source` (a manipulation skill) with its grip output set to hold."""
+    out = Path(out)
+    if out.exists():
+        raise WarmStartError(f"{out} exists; choose another path (nothing is overwritten)")
+    data = checkpoint.read(source)
+    skill = (data.get("meta") or {}).get("skill")
+    learned = load_skill_policy(source)
+    fields = {k: v for k, v in asdict(learned.config).items() if k != "split"}
+    env = make_env(skill, **fields)
+    try:
+        layout = ActionLayout.of(env)
+    finally:
+        env.close()
+    if "grip_action" not in layout.slices:
+        raise WarmStartError(f"{source}: skill {skill!r} has no grip action")
+    row = layout.slices["grip_action"].start
+    model = {k: v.clone() for k, v in data["model"].items()}
+    for key in ACTION_PARAMS:
+        if key not in model or model[key].shape[0] != layout.size:
+            raise WarmStartError(
+                f"{source}: policy parameter {key!r} with {layout.size} action rows not found"
+            )
+    model["actor.weight"][row] = 0.0
+    model["actor.bias"][row] = GRIP_HOLD_BIAS
+    model["log_std"][row] = GRIP_HOLD_LOG_STD
+    derived = {"derived": "hold_grip", "from": str(Path(source).resolve()), "grip_row": row,
+               **checkpoint.code_version()}  # fmt: skip
+    checkpoint.export_policy({**data, "model": model,
+                              "provenance": [*data.get("provenance", []), derived]}, out)  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.warmstart", description=__doc__.split("\n\n")[0])
     parser.add_argument("source", help="checkpoint or run directory of a skill trained with base movement")
     parser.add_argument("out", help="the policy file to write (must not exist)")
+    parser.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
     args = parser.parse_args(argv)
     try:
-        path = without_base(args.source, args.out)
+        path = (hold_grip if args.hold_grip else without_base)(args.source, args.out)
     except (WarmStartError, checkpoint.CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"wrote {path}: train from it with skill.base_movement=false run.init_from={path}")
+    print(f"wrote {path}: train from it with run.init_from={path}")
     return 0
 
 

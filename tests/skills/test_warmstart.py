@@ -10,7 +10,7 @@ import torch
 from skills.learned import load_skill_policy
 from skills.registry import make_env
 from skills.ship import CHECKPOINT_DIR
-from skills.warmstart import WarmStartError, main, without_base
+from skills.warmstart import GRIP_HOLD_BIAS, WarmStartError, hold_grip, main, without_base
 from tpsrl.engine import checkpoint
 
 
@@ -43,3 +43,20 @@ def test_without_base_refuses_nav_and_no_base_sources(tmp_path: Path) -> None:
     with pytest.raises(WarmStartError, match="base movement"):
         without_base(made, tmp_path / "again.pt")
     assert not (tmp_path / "a.pt").exists() and not (tmp_path / "again.pt").exists()
+
+
+def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
+    source = without_base(CHECKPOINT_DIR / "pick.pt", tmp_path / "nobase.pt")
+    held = checkpoint.read(hold_grip(source, tmp_path / "held.pt"))
+    before = checkpoint.read(source)
+    w, b = held["model"]["actor.weight"], held["model"]["actor.bias"]
+    assert torch.all(w[7] == 0) and b[7] == GRIP_HOLD_BIAS  # grip: arm (7) first in HAB order
+    assert torch.equal(w[:7], before["model"]["actor.weight"][:7])
+    assert held["spaces"] == before["spaces"] and held["provenance"][-1]["derived"] == "hold_grip"
+    policy = load_skill_policy(tmp_path / "held.pt")
+    env = make_env("pick", base_movement=False, split="heldout")
+    obs, _ = env.reset(seed=1)
+    policy.reset(env)
+    assert all(policy.act(obs, env)[7] > 0.9 for _ in range(3))  # holds whatever it sees
+    env.close()
+    assert main(["--hold-grip", str(CHECKPOINT_DIR / "nav_to_obj.pt"), str(tmp_path / "n.pt")]) == 2
