@@ -68,12 +68,12 @@ def ground(
 
 def tie_order(problem: Problem) -> dict[str, tuple[int, int, int]]:
     """Sort keys of the objects that make the search break ties between equally short plans in the
-        episode's order: movable objects as listed, each container just before the first object listed in
-        it, each goal just after its object, the rest after them all in the problem's order. `ground`
-    returns actions sorted by their arguments' keys (then schema order), and the search expands successors
-    in that order, so among equally short plans it finds the one that follows the episode. Without a
-        fixed order the choice followed the state's set iteration, that is string hashing, which changes
-        per process (Set Table planned the fridge first in some evaluation runs and the drawer in others).
+    episode's order: movable objects as listed, each container just before the first object listed in
+    it, each goal just after its object, the rest after them all in the problem's order. `ground`
+    returns actions sorted by their arguments' keys (then schema order), and the search expands
+    successors in that order, so among equally short plans it finds the one that follows the episode.
+    Without a fixed order the choice followed the state's set iteration, that is string hashing, which
+    changes per process (Set Table planned the fridge first in some evaluation runs, the drawer in others).
     """
     objects = list(problem.objects)
     movable = [o for o in objects if problem.objects[o] == "movable"]

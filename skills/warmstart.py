@@ -42,21 +42,36 @@ class WarmStartError(ValueError):
     """A checkpoint that cannot give a no-base start point."""
 
 
-def without_base(source: str | Path, out: str | Path) -> Path:
-    """Writes the policy of `source` (a skill trained with base movement) without its base outputs."""
-    out = Path(out)
+def _load(source: str | Path, out: Path, base_movement: bool) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """The checkpoint, skill name and full task config of `source`; refuses an existing `out`."""
     if out.exists():
         raise WarmStartError(f"{out} exists; choose another path (nothing is overwritten)")
     data = checkpoint.read(source)
-    skill_cfg = dict((data.get("meta") or {}).get("skill_config") or {})
     skill = (data.get("meta") or {}).get("skill")
-    if not skill or not skill_cfg.get("base_movement", True) or skill == "nav_to_obj":
+    base = ((data.get("meta") or {}).get("skill_config") or {}).get("base_movement", True)
+    if not skill or skill == "nav_to_obj" or (base_movement and not base):
         raise WarmStartError(
-            f"{source}: not a manipulation skill trained with base movement (skill {skill!r}, "
-            f"base_movement {skill_cfg.get('base_movement')})"
+            f"{source}: not a manipulation skill{' trained with base movement' if base_movement else ''} "
+            f"(skill {skill!r}, base_movement {base})"
         )
     learned = load_skill_policy(source)  # the source's task config with older defaults filled in
-    fields: dict[str, Any] = {k: v for k, v in asdict(learned.config).items() if k != "split"}
+    return data, skill, {k: v for k, v in asdict(learned.config).items() if k != "split"}
+
+
+def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) -> None:
+    for key in ACTION_PARAMS:
+        if key not in model or model[key].shape[0] != size:
+            raise WarmStartError(f"{source}: policy parameter {key!r} with {size} action rows not found")
+
+
+def _derived(kind: str, source: str | Path, **extra: Any) -> dict[str, Any]:
+    return {"derived": kind, "from": str(Path(source).resolve()), **extra, **checkpoint.code_version()}
+
+
+def without_base(source: str | Path, out: str | Path) -> Path:
+    """Writes the policy of `source` (a skill trained with base movement) without its base outputs."""
+    out = Path(out)
+    data, skill, fields = _load(source, out, base_movement=True)
     with_base, without = make_env(skill, **fields), make_env(skill, **{**fields, "base_movement": False})
     try:
         full, kept = ActionLayout.of(with_base), ActionLayout.of(without)
@@ -73,15 +88,13 @@ def without_base(source: str | Path, out: str | Path) -> Path:
         with_base.close()
         without.close()
     model = dict(data["model"])
+    _action_rows(model, full.size, source)
     for key in ACTION_PARAMS:
-        if key not in model or model[key].shape[0] != full.size:
-            raise WarmStartError(f"{source}: policy parameter {key!r} with {full.size} action rows not found")
         model[key] = model[key][torch.tensor(rows)].clone()
+    skill_cfg = data["meta"].get("skill_config") or {}
     meta = {**data["meta"], "skill_config": {**skill_cfg, **fields, "base_movement": False}}
-    derived = {"derived": "without_base", "from": str(Path(source).resolve()), "kept_action_rows": rows,
-               **checkpoint.code_version()}  # fmt: skip
     payload = {**data, "model": model, "spaces": spaces, "meta": meta,
-               "provenance": [*data.get("provenance", []), derived]}  # fmt: skip
+               "provenance": [*data.get("provenance", []), _derived("without_base", source, kept_action_rows=rows)]}  # fmt: skip
     checkpoint.export_policy(payload, out)
     return out
 
@@ -93,12 +106,7 @@ GRIP_HOLD_BIAS, GRIP_HOLD_LOG_STD = 1.0, -1.5
 def hold_grip(source: str | Path, out: str | Path) -> Path:
     """Writes the policy of `source` (a manipulation skill) with its grip output set to hold."""
     out = Path(out)
-    if out.exists():
-        raise WarmStartError(f"{out} exists; choose another path (nothing is overwritten)")
-    data = checkpoint.read(source)
-    skill = (data.get("meta") or {}).get("skill")
-    learned = load_skill_policy(source)
-    fields = {k: v for k, v in asdict(learned.config).items() if k != "split"}
+    data, skill, fields = _load(source, out, base_movement=False)
     env = make_env(skill, **fields)
     try:
         layout = ActionLayout.of(env)
@@ -108,18 +116,14 @@ def hold_grip(source: str | Path, out: str | Path) -> Path:
         raise WarmStartError(f"{source}: skill {skill!r} has no grip action")
     row = layout.slices["grip_action"].start
     model = {k: v.clone() for k, v in data["model"].items()}
-    for key in ACTION_PARAMS:
-        if key not in model or model[key].shape[0] != layout.size:
-            raise WarmStartError(
-                f"{source}: policy parameter {key!r} with {layout.size} action rows not found"
-            )
+    _action_rows(model, layout.size, source)
     model["actor.weight"][row] = 0.0
     model["actor.bias"][row] = GRIP_HOLD_BIAS
     model["log_std"][row] = GRIP_HOLD_LOG_STD
-    derived = {"derived": "hold_grip", "from": str(Path(source).resolve()), "grip_row": row,
-               **checkpoint.code_version()}  # fmt: skip
-    checkpoint.export_policy({**data, "model": model,
-                              "provenance": [*data.get("provenance", []), derived]}, out)  # fmt: skip
+    derived = _derived("hold_grip", source, grip_row=row)
+    checkpoint.export_policy(
+        {**data, "model": model, "provenance": [*data.get("provenance", []), derived]}, out
+    )
     return out
 
 
