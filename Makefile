@@ -35,7 +35,7 @@ bench: $(BIN)/activate
 # skills start within 1.0 m of their target (HAB: 2.0 m; from 2.0 m the object was out of the arm's
 # reach in about 2/3 of the spawns). The no-base pick as shipped: 1M steps from scratch (it learns to
 # reach and grasp, then lets go at once), its grip output set to hold (skills.warmstart --hold-grip),
-# then 2M more steps from there (run.init_from).
+# then 3M more steps from there (run.init_from).
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 NOBASE := pick place open_fridge open_drawer
 train-skills: $(BIN)/activate
@@ -50,7 +50,7 @@ train-skills: $(BIN)/activate
 	  run.total_steps=1000000; done; \
 	i=runs/skills/pick/nobase_held.pt; test -f $$i || $(BIN)/python -m skills.warmstart --hold-grip runs/skills/pick/nobase $$i; \
 	train pick nobase_held skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.init_from=$$i \
-	  run.total_steps=2000000
+	  run.total_steps=3000000
 
 # Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned
 # variants run their unshipped skills scripted; outputs in new runs/eval_skills/ and runs/eval_study/
