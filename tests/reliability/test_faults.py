@@ -203,7 +203,14 @@ def test_ctrl_c_during_start_up_prints_one_line(tmp_path: Path, when: str) -> No
     run_dir = tmp_path / "run"
     proc = cli([*TINY, "engine.serial=false", f"run.dir={run_dir}", "run.total_steps=100000000"])
     if when == "imports":  # torch, hydra and MuJoCo take seconds to import
-        time.sleep(0.5)
+        # Once torch's library is mapped the process is inside `skills.train`'s guarded imports. A fixed
+        # 0.5 s sleep was flaky: on a quiet machine the signal could land before Python had installed
+        # its SIGINT handler, and the process died of the signal (-2) without a word.
+        maps = Path(f"/proc/{proc.pid}/maps")
+        if maps.parent.exists():
+            wait_for(lambda: "libtorch" in maps.read_text(errors="replace"), proc, poll_s=0.01)
+        else:  # pragma: no cover - not Linux
+            time.sleep(0.5)
     else:
         wait_for(lambda: (run_dir / CLAIM).exists(), proc, poll_s=0.02)
     proc.send_signal(signal.SIGINT)
