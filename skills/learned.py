@@ -93,8 +93,14 @@ def load_skill_policy(path: str | Path, skill: str | None = None) -> LearnedSkil
         )
     if skill is not None and skill != name:
         raise SkillCheckpointError(f"checkpoint {path} is for skill {name!r}, not {skill!r}")
-    config = make_config(name, **legacy_fields(name, _fields(meta.get("skill_config") or {})))
-    return LearnedSkill(runner, name, config, data)
+    return LearnedSkill(runner, name, task_config(meta), data)
+
+
+def task_config(meta: dict[str, Any]) -> Any:
+    """The task config a skill checkpoint was trained with (its `meta`), fields it predates filled in with
+    the values it was trained with (`legacy_fields`)."""
+    name = meta["skill"]
+    return make_config(name, **legacy_fields(name, _fields(meta.get("skill_config") or {})))
 
 
 def _fields(config: dict[str, Any]) -> dict[str, Any]:

@@ -30,9 +30,9 @@ import torch
 from tpsrl.engine import checkpoint
 from tpsrl.engine.envs import space_to_dict
 
-from .learned import load_skill_policy
+from .learned import task_config
 from .policy import ActionLayout
-from .registry import make_env
+from .registry import TASKS, make_env
 
 ACTION_PARAMS = ("actor.weight", "actor.bias", "log_std")
 """The policy parameters with one row per action dimension (MLP and LSTM policies alike)."""
@@ -54,8 +54,10 @@ def _load(source: str | Path, out: Path, base_movement: bool) -> tuple[dict[str,
             f"{source}: not a manipulation skill{' trained with base movement' if base_movement else ''} "
             f"(skill {skill!r}, base_movement {base})"
         )
-    learned = load_skill_policy(source)  # the source's task config with older defaults filled in
-    return data, skill, {k: v for k, v in asdict(learned.config).items() if k != "split"}
+    if skill not in TASKS:
+        raise WarmStartError(f"{source}: skill {skill!r} unknown here; known: {sorted(TASKS)}")
+    config = task_config(data["meta"])  # the source's task config, fields it predates filled in
+    return data, skill, {k: v for k, v in asdict(config).items() if k != "split"}
 
 
 def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) -> None:
