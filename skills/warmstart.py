@@ -15,6 +15,14 @@ pick. Its grip output depended on the state (bias 0.04, std 0.67), so whatever i
 release followed within steps; every episode ended in a drop, the critic learned that, and the
 advantage of any grip action after a grasp was about 0: nothing pulled it out. With the grip held it
 grasps on touch, and PPO learns the rest (0 -> 0.6 training success in 1M steps; docs/results.md).
+
+`--add-depth N` keeps the action space and adds the N x N head depth camera to the observations: the
+image encoder (`policy.image_encoder`, `flat` by default) is new, and the heads' weights on its features
+start at 0, so the written policy acts and values exactly as the source did until training teaches it
+to use depth. Why: the state-only place, started by the chain next to furniture, drove its base into the
+furniture and stayed there with the object 0.4-0.7 m short of a goal deep on the surface (its mean
+action for that relative goal position is the one that worked where nothing was in the way); with
+state alone it cannot tell the two apart. MLP policies only (an LSTM's input would change too).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import torch
 
 from tpsrl.engine import checkpoint
 from tpsrl.engine.envs import space_to_dict
+from tpsrl.engine.policy import ActorCritic, PolicyConfig
 
 from .learned import task_config
 from .policy import ActionLayout
@@ -129,14 +138,64 @@ def hold_grip(source: str | Path, out: str | Path) -> Path:
     return out
 
 
+def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: str = "flat") -> Path:
+    """Writes the policy of `source` (a state-only manipulation skill) with `depth` x `depth` head depth
+    added to its observations; the heads ignore the new features until trained (weights 0)."""
+    out = Path(out)
+    data, skill, fields = _load(source, out, base_movement=False)
+    if fields.get("depth", 0) or depth < 1:
+        raise WarmStartError(f"{source}: needs a state-only policy and depth >= 1 (it has depth "
+                             f"{fields.get('depth', 0)}, asked {depth})")  # fmt: skip
+    pcfg = PolicyConfig(**{**data["config"]["policy"], "image_encoder": image_encoder})
+    if pcfg.kind != "mlp":
+        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-depth takes MLP policies")
+    env = make_env(skill, **{**fields, "depth": depth})
+    try:
+        obs_space, action_space = env.observation_space, env.action_space
+    finally:
+        env.close()
+    torch.manual_seed(0)
+    fresh = ActorCritic(obs_space, int(action_space.shape[0]), pcfg).state_dict()
+    old, model = data["model"], {}
+    for key, new in fresh.items():
+        src = old.get(key)
+        if src is not None and src.shape == new.shape:
+            model[key] = src.clone()
+        elif key in ("actor.weight", "critic.weight") and src is not None and src.shape[0] == new.shape[0]:
+            # features are [image features..., vector features]: the source's go last, the new start at 0
+            model[key] = torch.zeros_like(new)
+            model[key][:, new.shape[1] - src.shape[1] :] = src
+        elif src is None and ".images." in key:
+            model[key] = new  # the new image encoder, freshly initialised
+        else:
+            raise WarmStartError(
+                f"{source}: policy parameter {key!r} does not carry over ({src and src.shape} -> {new.shape})"
+            )
+    spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
+    meta = {
+        **data["meta"],
+        "skill_config": {**(data["meta"].get("skill_config") or {}), **fields, "depth": depth},
+    }
+    payload = {**data, "model": model, "spaces": spaces, "meta": meta, "config": {"policy": asdict(pcfg)},
+               "provenance": [*data.get("provenance", []), _derived("with_depth", source, depth=depth)]}  # fmt: skip
+    checkpoint.export_policy(payload, out)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.warmstart", description=__doc__.split("\n\n")[0])
     parser.add_argument("source", help="checkpoint or run directory of a skill trained with base movement")
     parser.add_argument("out", help="the policy file to write (must not exist)")
     parser.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
+    parser.add_argument("--add-depth", type=int, default=0, metavar="N",
+                        help="keep every output, add N x N head depth to the observations")  # fmt: skip
+    parser.add_argument("--image-encoder", default="flat", help="encoder of the added depth (default flat)")
     args = parser.parse_args(argv)
     try:
-        path = (hold_grip if args.hold_grip else without_base)(args.source, args.out)
+        if args.add_depth:
+            path = with_depth(args.source, args.out, args.add_depth, args.image_encoder)
+        else:
+            path = (hold_grip if args.hold_grip else without_base)(args.source, args.out)
     except (WarmStartError, checkpoint.CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import torch
 from skills.learned import load_skill_policy
 from skills.registry import make_env
 from skills.ship import CHECKPOINT_DIR
-from skills.warmstart import GRIP_HOLD_BIAS, WarmStartError, hold_grip, main, without_base
+from skills.warmstart import GRIP_HOLD_BIAS, WarmStartError, hold_grip, main, with_depth, without_base
 from tpsrl.engine import checkpoint
 
 
@@ -60,3 +61,29 @@ def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
     assert all(policy.act(obs, env)[7] > 0.9 for _ in range(3))  # holds whatever it sees
     env.close()
     assert main(["--hold-grip", str(CHECKPOINT_DIR / "nav_to_obj.pt"), str(tmp_path / "n.pt")]) == 2
+
+
+def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
+    out = with_depth(CHECKPOINT_DIR / "place.pt", tmp_path / "place_d16.pt", 16)
+    data = checkpoint.read(out)
+    assert data["meta"]["skill_config"]["depth"] == 16 and data["config"]["policy"]["image_encoder"] == "flat"
+    assert data["spaces"]["observation"]["dict"]["head_depth"]["shape"] == [16, 16, 1]
+    assert torch.all(data["model"]["actor.weight"][:, :256] == 0)  # the heads ignore the new features
+    source, deep = load_skill_policy(CHECKPOINT_DIR / "place.pt"), load_skill_policy(out)
+    fields = {k: v for k, v in asdict(source.config).items() if k not in ("split", "depth")}
+    plain = make_env("place", **fields, split="heldout")
+    seeing = make_env("place", **fields, split="heldout", depth=16)
+    obs_p, _ = plain.reset(seed=3)
+    obs_s, _ = seeing.reset(seed=3)
+    source.reset(plain)
+    deep.reset(seeing)
+    assert (obs_s["head_depth"] > 0).any()  # it does see something
+    for _ in range(15):  # same episode in both envs: the same actions on the same states
+        a, b = source.act(obs_p, plain), deep.act(obs_s, seeing)
+        assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
+        obs_p, *_ = plain.step(a)
+        obs_s, *_ = seeing.step(a)
+    plain.close()
+    seeing.close()
+    with pytest.raises(WarmStartError, match="state-only"):
+        with_depth(out, tmp_path / "again.pt", 16)
