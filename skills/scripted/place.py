@@ -205,7 +205,9 @@ def crossing_height(r: Robot, handle: str, goal: np.ndarray) -> float:
     """Height of the object's centre while it is carried in over its goal: `HOVER` over the goal, and
     over an open drawer's front panel (a lower object pushes the drawer shut)."""
     z = float(goal[2]) + HOVER
-    if r.b.spec.targets[0].goal_receptacle.startswith("drawer_"):
+    # None for a goal that is no episode target's (the chain putting down a held non-target object)
+    receptacle = r.b.spec.targets[0].goal_receptacle
+    if receptacle is not None and receptacle.startswith("drawer_"):
         z = max(z, DRAWER_RIM + half_height(r, handle))
     return z
 

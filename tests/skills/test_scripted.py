@@ -60,6 +60,16 @@ def test_scripted_pick_without_base_emits_arm_and_grip_only() -> None:
         obs, *_ = env.step(a)
 
 
+def test_place_crossing_height_takes_a_goal_without_a_receptacle() -> None:
+    # The chain grounds place for an object that is no episode target (a held non-target object put down
+    # after a replan) with goal_receptacle None; this raised AttributeError and ended a whole evaluation.
+    from skills.scripted.place import HOVER, crossing_height
+
+    spec = SimpleNamespace(targets=(SimpleNamespace(goal_receptacle=None),))
+    r = SimpleNamespace(b=SimpleNamespace(spec=spec))
+    assert crossing_height(r, "obj0", np.array([1.0, 2.0, 0.75])) == pytest.approx(0.75 + HOVER)
+
+
 def test_act_before_reset_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="before reset"):
         make_scripted("place").act({}, None)
