@@ -1,5 +1,5 @@
-"""`python -m skills.warmstart <checkpoint> <out.pt>`: the start point of a skill without base movement,
-made from one trained with it: the same policy with the base outputs removed.
+"""`python -m skills.warmstart <checkpoint> <out.pt>`: start points for new skill runs made from trained
+policies: by default a skill without base movement from one trained with it (its base outputs removed).
 
 Why: trained from scratch, the no-base pick (`docs/results/runs/pick_nobase`, 0.94M steps) settled in a
 loop it never left: it grasps (+2) and lets go on the next step (-0.5, which ends the episode), so it
@@ -36,6 +36,7 @@ from typing import Any
 import torch
 
 from tpsrl.engine import checkpoint
+from tpsrl.engine.encoders import IMAGE_ENCODERS
 from tpsrl.engine.envs import space_to_dict
 from tpsrl.engine.policy import ActorCritic, PolicyConfig
 
@@ -146,6 +147,8 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
     if fields.get("depth", 0) or depth < 1:
         raise WarmStartError(f"{source}: needs a state-only policy and depth >= 1 (it has depth "
                              f"{fields.get('depth', 0)}, asked {depth})")  # fmt: skip
+    if image_encoder not in IMAGE_ENCODERS:
+        raise WarmStartError(f"--image-encoder {image_encoder!r}; accepted: {' | '.join(IMAGE_ENCODERS)}")
     pcfg = PolicyConfig(**{**data["config"]["policy"], "image_encoder": image_encoder})
     if pcfg.kind != "mlp":
         raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-depth takes MLP policies")
@@ -154,8 +157,9 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
         obs_space, action_space = env.observation_space, env.action_space
     finally:
         env.close()
-    torch.manual_seed(0)
-    fresh = ActorCritic(obs_space, int(action_space.shape[0]), pcfg).state_dict()
+    with torch.random.fork_rng():  # a seeded encoder, the caller's RNG untouched
+        torch.manual_seed(0)
+        fresh = ActorCritic(obs_space, int(action_space.shape[0]), pcfg).state_dict()
     old, model = data["model"], {}
     for key, new in fresh.items():
         src = old.get(key)
@@ -169,7 +173,8 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
             model[key] = new  # the new image encoder, freshly initialised
         else:
             raise WarmStartError(
-                f"{source}: policy parameter {key!r} does not carry over ({src and src.shape} -> {new.shape})"
+                f"{source}: policy parameter {key!r} does not carry over "
+                f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
     meta = {
@@ -186,8 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.warmstart", description=__doc__.split("\n\n")[0])
     parser.add_argument("source", help="checkpoint or run directory of a skill trained with base movement")
     parser.add_argument("out", help="the policy file to write (must not exist)")
-    parser.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
-    parser.add_argument("--add-depth", type=int, default=0, metavar="N",
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
+    how.add_argument("--add-depth", type=int, default=0, metavar="N",
                         help="keep every output, add N x N head depth to the observations")  # fmt: skip
     parser.add_argument("--image-encoder", default="flat", help="encoder of the added depth (default flat)")
     args = parser.parse_args(argv)

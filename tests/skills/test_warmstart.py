@@ -87,3 +87,6 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
     seeing.close()
     with pytest.raises(WarmStartError, match="state-only"):
         with_depth(out, tmp_path / "again.pt", 16)
+    with pytest.raises(WarmStartError, match="image-encoder 'vit'; accepted: cnn"):
+        with_depth(CHECKPOINT_DIR / "place.pt", tmp_path / "vit.pt", 16, "vit")
+    assert not (tmp_path / "again.pt").exists() and not (tmp_path / "vit.pt").exists()
