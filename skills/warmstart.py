@@ -49,7 +49,7 @@ ACTION_PARAMS = ("actor.weight", "actor.bias", "log_std")
 
 
 class WarmStartError(ValueError):
-    """A checkpoint that cannot give a no-base start point."""
+    """A checkpoint that cannot give the start point asked for."""
 
 
 def _load(source: str | Path, out: Path, base_movement: bool) -> tuple[dict[str, Any], str, dict[str, Any]]:
@@ -76,8 +76,20 @@ def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) 
             raise WarmStartError(f"{source}: policy parameter {key!r} with {size} action rows not found")
 
 
-def _derived(kind: str, source: str | Path, **extra: Any) -> dict[str, Any]:
-    return {"derived": kind, "from": str(Path(source).resolve()), **extra, **checkpoint.code_version()}
+def _write(
+    data: dict[str, Any],
+    out: Path,
+    source: str | Path,
+    derived: dict[str, Any],
+    skill_config: dict[str, Any],
+    **parts: Any,
+) -> Path:
+    """Exports `data` with `parts` (model, spaces, config) replaced, `skill_config` merged into its task
+    config and a provenance entry saying how it was derived from `source`."""
+    meta = {**data["meta"], "skill_config": {**(data["meta"].get("skill_config") or {}), **skill_config}}
+    entry = {**derived, "from": str(Path(source).resolve()), **checkpoint.code_version()}
+    payload = {**data, **parts, "meta": meta, "provenance": [*data.get("provenance", []), entry]}
+    return checkpoint.export_policy(payload, out)
 
 
 def without_base(source: str | Path, out: str | Path) -> Path:
@@ -103,12 +115,8 @@ def without_base(source: str | Path, out: str | Path) -> Path:
     _action_rows(model, full.size, source)
     for key in ACTION_PARAMS:
         model[key] = model[key][torch.tensor(rows)].clone()
-    skill_cfg = data["meta"].get("skill_config") or {}
-    meta = {**data["meta"], "skill_config": {**skill_cfg, **fields, "base_movement": False}}
-    payload = {**data, "model": model, "spaces": spaces, "meta": meta,
-               "provenance": [*data.get("provenance", []), _derived("without_base", source, kept_action_rows=rows)]}  # fmt: skip
-    checkpoint.export_policy(payload, out)
-    return out
+    derived = {"derived": "without_base", "kept_action_rows": rows}
+    return _write(data, out, source, derived, {**fields, "base_movement": False}, model=model, spaces=spaces)
 
 
 GRIP_HOLD_BIAS, GRIP_HOLD_LOG_STD = 1.0, -1.5
@@ -132,11 +140,7 @@ def hold_grip(source: str | Path, out: str | Path) -> Path:
     model["actor.weight"][row] = 0.0
     model["actor.bias"][row] = GRIP_HOLD_BIAS
     model["log_std"][row] = GRIP_HOLD_LOG_STD
-    derived = _derived("hold_grip", source, grip_row=row)
-    checkpoint.export_policy(
-        {**data, "model": model, "provenance": [*data.get("provenance", []), derived]}, out
-    )
-    return out
+    return _write(data, out, source, {"derived": "hold_grip", "grip_row": row}, {}, model=model)
 
 
 def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: str = "flat") -> Path:
@@ -144,9 +148,9 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
     added to its observations; the heads ignore the new features until trained (weights 0)."""
     out = Path(out)
     data, skill, fields = _load(source, out, base_movement=False)
-    if fields.get("depth", 0) or depth < 1:
+    if fields["depth"] or depth < 1:
         raise WarmStartError(f"{source}: needs a state-only policy and depth >= 1 (it has depth "
-                             f"{fields.get('depth', 0)}, asked {depth})")  # fmt: skip
+                             f"{fields['depth']}, asked {depth})")  # fmt: skip
     if image_encoder not in IMAGE_ENCODERS:
         raise WarmStartError(f"--image-encoder {image_encoder!r}; accepted: {' | '.join(IMAGE_ENCODERS)}")
     pcfg = PolicyConfig(**{**data["config"]["policy"], "image_encoder": image_encoder})
@@ -177,19 +181,14 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    meta = {
-        **data["meta"],
-        "skill_config": {**(data["meta"].get("skill_config") or {}), **fields, "depth": depth},
-    }
-    payload = {**data, "model": model, "spaces": spaces, "meta": meta, "config": {"policy": asdict(pcfg)},
-               "provenance": [*data.get("provenance", []), _derived("with_depth", source, depth=depth)]}  # fmt: skip
-    checkpoint.export_policy(payload, out)
-    return out
+    return _write(data, out, source, {"derived": "with_depth", "depth": depth}, {**fields, "depth": depth},
+                  model=model, spaces=spaces, config={"policy": asdict(pcfg)})  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.warmstart", description=__doc__.split("\n\n")[0])
-    parser.add_argument("source", help="checkpoint or run directory of a skill trained with base movement")
+    parser.add_argument("source", help="checkpoint or run directory of a trained manipulation skill (with base "
+                        "movement for the default no-base start point)")  # fmt: skip
     parser.add_argument("out", help="the policy file to write (must not exist)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
