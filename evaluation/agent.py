@@ -65,6 +65,10 @@ class AgentConfig:
     """Learned skills sample their actions, as in training (seeded per episode), instead of acting on the
     mean. A skill that ends itself with the stop action can reach its goal and never call stop on the mean:
     nav trained 0.37M steps, 37% held-out on the mean, 67% sampled."""
+    sample_retries: bool = False
+    """A learned skill call that repeats one that failed earlier in the episode (same skill and target,
+    after a replan) samples its actions instead of acting on the mean: on the mean it runs the same
+    trajectory from the same state again."""
 
 
 @dataclass
@@ -140,7 +144,7 @@ class HierarchicalAgent:
         """Run one HAB episode in `env` and score it."""
         t0 = time.perf_counter()
         env.reset(options={"episode": spec})
-        if self.cfg.sample:
+        if self.cfg.sample or self.cfg.sample_retries:
             torch.manual_seed(index)  # sampled actions of episode `index` do not depend on its process
         grounding = ground_episode(spec, self.spec.domain, articulations=env.backend.rules().articulations)
         monitor = ExecutionMonitor(
@@ -224,6 +228,10 @@ class HierarchicalAgent:
         env, b = ep.env, ep.env.backend
         view = SkillView(env, call.skill, env_cfg, call_spec(ep.spec, call, b))
         full = ActionLayout.of(env)
+        runner = getattr(policy, "runner", None)
+        if runner is not None:
+            retry = self.cfg.sample_retries and any(r.target == str(call) and r.failure for r in ep.records)
+            runner.deterministic = not (self.cfg.sample or retry)
         policy.reset(view)
         limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
         before = {"held": b.held, "max_force": 0.0, "held_target": False}

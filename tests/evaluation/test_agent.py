@@ -79,3 +79,28 @@ def test_an_end_effector_skill_acts_through_the_ik(set_table):
     arm = up[full.slices["arm_action"]]
     assert np.abs(arm).max() > 0.1  # joint deltas from the IK, not a still arm
     assert np.allclose(arm, env.backend.ee_arm_action(np.array([0.0, 0.0, 1.0])))
+
+
+def test_a_retried_call_samples_its_actions():
+    """chain.sample_retries: a call repeating one that failed acts stochastically; first calls on the mean."""
+    spec = generate_episodes("tidy_house", 1, seed=0)[0]
+    cfg = AgentConfig(skill_steps=3, nav_steps=3, reset_arm_steps=1, max_replans=2, sample_retries=True)
+    agent = HierarchicalAgent("tp_srl", skill_sources("tp_srl"), cfg)
+    seen: list[tuple[str, bool]] = []
+    original = HierarchicalAgent._policy
+
+    def watched(self, skill):
+        policy, env_cfg = original(self, skill)
+        if not hasattr(policy, "_reset"):
+            policy._reset = policy.reset
+            policy.reset = lambda view, p=policy: (seen.append((skill, p.runner.deterministic)), p._reset(view))[1]
+        return policy, env_cfg
+
+    agent._policy = watched.__get__(agent)
+    r = agent.run(make_episode_env(16), spec, "tidy_house", 0)
+    targets = [s.target for s in r.skills]
+    assert len(seen) == len(targets) >= 3  # 3-step calls fail, and the monitor replans them
+    for k, (target, (_, deterministic)) in enumerate(zip(targets, seen, strict=True)):
+        retry = any(t == target and s.failure for t, s in zip(targets[:k], r.skills[:k], strict=True))
+        assert deterministic == (not retry), (k, target)
+    assert not all(d for _, d in seen)  # some call was a retry
