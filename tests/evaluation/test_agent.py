@@ -93,7 +93,12 @@ def test_a_retried_call_samples_its_actions():
         policy, env_cfg = original(self, skill)
         if not hasattr(policy, "_reset"):
             policy._reset = policy.reset
-            policy.reset = lambda view, p=policy: (seen.append((skill, p.runner.deterministic)), p._reset(view))[1]
+
+            def reset(view, p=policy):
+                seen.append((skill, p.runner.deterministic))
+                return p._reset(view)
+
+            policy.reset = reset
         return policy, env_cfg
 
     agent._policy = watched.__get__(agent)
