@@ -134,7 +134,6 @@ class HierarchicalAgent:
             base = self.sources.base_movement.get(skill, True)
             learned = getattr(self._policies[skill], "config", None)
             if learned is not None:  # a learned skill sees and acts exactly as it was trained
-                self._policies[skill].runner.deterministic = not self.cfg.sample
                 self._env_cfgs[skill] = task_class(skill)(replace(learned, base_movement=base)).env_config()
             else:
                 self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)
@@ -230,7 +229,7 @@ class HierarchicalAgent:
         view = SkillView(env, call.skill, env_cfg, call_spec(ep.spec, call, b))
         full = ActionLayout.of(env)
         runner = getattr(policy, "runner", None)
-        if runner is not None:
+        if runner is not None:  # a learned skill: its mean, or sampled (chain.sample, a retried call)
             retry = self.cfg.sample_retries and any(r.target == str(call) and r.failure for r in ep.records)
             runner.deterministic = not (self.cfg.sample or retry)
         policy.reset(view)
