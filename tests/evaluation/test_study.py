@@ -45,14 +45,14 @@ def test_fill_scripted_runs_a_learned_variant_with_the_shipped_skills(tmp_path, 
     from evaluation.run import SCENARIO_SKILLS
     from evaluation.study import main
 
-    skills = SCENARIO_SKILLS["prepare_groceries"]
+    skills = SCENARIO_SKILLS["set_table"]  # its no-base open_fridge and open_drawer are not shipped
     shipped = [s for s in skills if checkpoint_path(s, base_movement=False).exists()]
     if len(shipped) == len(skills):
         pytest.skip("every no-base skill of the scenario is shipped: nothing to fill")
-    args = ["episodes=1", "scenarios=prepare_groceries", "agents=tp_srl_nobase", "processes=1",
+    args = ["episodes=1", "scenarios=set_table", "agents=tp_srl_nobase", "processes=1",
             "progress=false", f"out_dir={tmp_path}", f"table={tmp_path / 't.md'}", f"figure={tmp_path / 'f.png'}"]  # fmt: skip
     assert main(args) == 0
-    assert "skipped prepare_groceries / tp_srl_nobase" in capsys.readouterr().out
+    assert "skipped set_table / tp_srl_nobase" in capsys.readouterr().out
     assert main([*args, "fill_scripted=true"]) == 0
     label = f"tp_srl_nobase (learned: {','.join(shipped) or 'none'}; rest scripted)"
     assert label in (tmp_path / "t.md").read_text()
