@@ -82,7 +82,8 @@ class ObjectEpisodes:
         grec = _choose(rng, layout, self.goal_receptacles, avoid=rec)
         if rec is None or grec is None:
             raise SpawnError(f"layout {layout} has none of the receptacles {list(self.receptacles)}")
-        arts = {r: float(rng.uniform(*OPEN_RANGE[r])) for r in {rec, grec} if r in OPEN_RANGE}
+        # In a fixed order (not a set's): the draws must not depend on Python's string-hash seed.
+        arts = {r: float(rng.uniform(*OPEN_RANGE[r])) for r in dict.fromkeys((rec, grec)) if r in OPEN_RANGE}
         spec = sample_episode(
             rng, layout, 1, self.cfg.clutter, (rec,), (grec,), articulations=arts, episode_id=""
         )
