@@ -230,7 +230,8 @@ class HierarchicalAgent:
         full = ActionLayout.of(env)
         runner = getattr(policy, "runner", None)
         if runner is not None:  # a learned skill: its mean, or sampled (chain.sample, a retried call)
-            retry = self.cfg.sample_retries and any(r.target == str(call) and r.failure for r in ep.records)
+            target = str(call)
+            retry = self.cfg.sample_retries and any(r.target == target and r.failure for r in ep.records)
             runner.deterministic = not (self.cfg.sample or retry)
         policy.reset(view)
         limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
