@@ -41,8 +41,12 @@ class SkillConfig:
     end-effector displacement in the base frame, solved by the simulator's IK)."""
     depth: int = 0
     """head_depth resolution (square, ray-cast); 0: state sensors only (the CPU default)."""
+    odometry: bool = False
+    """Adds base_odometry (the base's measured velocity, not a HAB sensor) to the observations: what a
+    memoryless (MLP) policy needs to tell a blocked base from a moving one (docs/skills.md)."""
     observations: tuple[str, ...] | None = None
-    """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0)."""
+    """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0 and
+    base_odometry with odometry)."""
     max_steps: int = 300
     """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
     clutter: tuple[int, int] = (0, 5)
@@ -107,6 +111,8 @@ class SkillConfig:
                 )
         if self.observations and "head_depth" in self.observations and self.depth == 0:
             raise ValueError("skill.observations: 'head_depth' needs skill.depth > 0 (e.g. 64), got 0")
+        if self.odometry and not self.base_movement:
+            raise ValueError("skill.odometry: true needs skill.base_movement: true (a fixed base reads 0)")
         if self.max_steps < 1:
             raise ValueError(f"skill.max_steps: {self.max_steps} must be >= 1")
         if self.spawn_tries < 1:
@@ -125,7 +131,8 @@ class SkillConfig:
 
 def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:
     """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
-    obs = cfg.observations or (observations + (("head_depth",) if cfg.depth else ()))
+    extra = (("head_depth",) if cfg.depth else ()) + (("base_odometry",) if cfg.odometry else ())
+    obs = cfg.observations or (observations + extra)
     depth = (
         DepthSettings(mode="raycast", height=cfg.depth, width=cfg.depth)
         if cfg.depth

@@ -165,3 +165,22 @@ def test_footprints_stop_the_base_alone_and_are_invisible() -> None:
         assert m.geom_rgba[p][3] == 0.0  # not drawn
     rays = RayCastDepth(m, "head_depth", 8, 8, 10.0)
     assert not set(prints) & set(rays.scene_geoms.tolist())  # not seen by head depth
+
+
+def test_odometry_reads_the_speed_driving_and_zero_when_blocked() -> None:
+    # Kitchen of layout 0, heading straight at the west wall (the wall test's strip).
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.pi)))
+    sim.step(None, None, np.array([0.2, 0.0]))
+    sim.step(None, None, np.array([0.2, 0.0]))
+    forward, left, turn = sim.base_odometry
+    assert forward == pytest.approx(0.2 * 2.5, rel=0.1) and abs(left) < 0.02 and abs(turn) < 0.02
+    sim.step(None, None, np.array([0.0, -0.4]))
+    assert sim.base_odometry[2] == pytest.approx(-0.4 * 2.5, rel=0.1)  # yaw rate in the base frame
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.pi)))
+    for _ in range(60):
+        sim.step(None, None, np.array([0.6, 0.0]))
+    x, _, _ = sim.base_pose
+    assert x < 0.45 and sim.force_instant > 100.0  # pressed against the wall
+    assert np.abs(sim.base_odometry).max() < 0.05  # commanded 1.5 m/s, measured ~0
+    sim.close()

@@ -71,6 +71,10 @@ def test_factory_is_picklable_and_rebuilds_the_same_task() -> None:
         (lambda: make_env("nav_to_obj", spawn_clearance=0.2), r"skill.spawn_clearance: 0.2 must be >= 0.3"),
         (lambda: make_env("pick", yaw_noise=-1.0), r"skill.yaw_noise: -1.0 must be >= 0"),
         (
+            lambda: make_env("pick", odometry=True, base_movement=False),
+            r"skill.odometry: true needs skill.base_movement: true",
+        ),
+        (
             lambda: make_env("nav_to_obj", near_furniture_prob=1.5),
             r"skill.near_furniture_prob: 1.5 must be in",
         ),

@@ -11,7 +11,15 @@ import torch
 from skills.learned import load_skill_policy
 from skills.registry import make_env
 from skills.ship import CHECKPOINT_DIR
-from skills.warmstart import GRIP_HOLD_BIAS, WarmStartError, hold_grip, main, with_depth, without_base
+from skills.warmstart import (
+    GRIP_HOLD_BIAS,
+    WarmStartError,
+    hold_grip,
+    main,
+    with_depth,
+    with_odometry,
+    without_base,
+)
 from tpsrl.engine import checkpoint
 
 
@@ -90,3 +98,36 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
     with pytest.raises(WarmStartError, match="image-encoder 'vit'; accepted: cnn"):
         with_depth(CHECKPOINT_DIR / "place.pt", tmp_path / "vit.pt", 16, "vit")
     assert not (tmp_path / "again.pt").exists() and not (tmp_path / "vit.pt").exists()
+
+
+def test_with_odometry_acts_as_the_source_until_trained(tmp_path: Path) -> None:
+    out = with_odometry(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav_odo.pt")
+    data = checkpoint.read(out)
+    assert data["meta"]["skill_config"]["odometry"] is True
+    assert data["spaces"]["observation"]["dict"]["base_odometry"]["shape"] == [3]
+    # base_odometry sorts first among the vector inputs: its three columns start at 0, the rest are kept.
+    source_model = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]
+    for body in ("actor_body", "critic_body"):
+        w = data["model"][f"{body}.encoder.mlp.0.weight"]
+        assert torch.all(w[:, :3] == 0)
+        assert torch.equal(w[:, 3:], source_model[f"{body}.encoder.mlp.0.weight"])
+    source, odo = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+    fields = {k: v for k, v in asdict(source.config).items() if k != "split"}
+    plain = make_env("nav_to_obj", **fields, split="heldout")
+    sensing = make_env("nav_to_obj", **{**fields, "odometry": True}, split="heldout")
+    obs_p, _ = plain.reset(seed=3)
+    obs_s, _ = sensing.reset(seed=3)
+    source.reset(plain)
+    odo.reset(sensing)
+    for _ in range(15):  # same episode in both envs: the same actions on the same states
+        a, b = source.act(obs_p, plain), odo.act(obs_s, sensing)
+        assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
+        obs_p, *_ = plain.step(a)
+        obs_s, *_ = sensing.step(a)
+    assert obs_s["base_odometry"][0] > 0.1  # it drives, and the sensor sees it
+    plain.close()
+    sensing.close()
+    with pytest.raises(WarmStartError, match="already observes"):
+        with_odometry(out, tmp_path / "again.pt")
+    assert main(["--add-odometry", str(CHECKPOINT_DIR / "pick_nobase.pt"), str(tmp_path / "n.pt")]) == 2
+    assert not (tmp_path / "again.pt").exists() and not (tmp_path / "n.pt").exists()

@@ -14,6 +14,7 @@ import numpy as np
 from .backend import SimBackend
 
 REST_EE = np.array([0.5, 0.0, 1.0])  # resting EE position in the base frame (HAB)
+ODOMETRY_SCALE = 2.5  # HAB's top base speed (m/s, rad/s): base_odometry reads within about [-1, 1]
 
 # Flat action order (HAB): arm 7, grip 1, base 2, stop 1.
 ACTIONS: dict[str, int] = {"arm_action": 7, "grip_action": 1, "base_velocity": 2, "rearrange_stop": 1}
@@ -130,6 +131,15 @@ SENSORS: dict[str, Sensor] = {
     "goal_to_agent_gps_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _nav_goal),
     # HAB's marker_rel_pos: the target handle in the EE frame (open/close skills without depth need it).
     "marker_rel_pos": Sensor(lambda n, hw: (3,), -math.inf, math.inf, _marker),
+    # Not a HAB sensor: the base's measured velocity (forward, left, yaw rate) over its top speed. An MLP
+    # skill has no memory; pressed against furniture its other observations stop changing, so its mean
+    # action repeats forever. Measured speed tells "blocked" from "driving" (docs/skills.md).
+    "base_odometry": Sensor(
+        lambda n, hw: (3,),
+        -math.inf,
+        math.inf,
+        lambda b, c: (b.base_odometry / ODOMETRY_SCALE).astype(np.float32),
+    ),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
     "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),

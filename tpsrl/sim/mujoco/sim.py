@@ -365,6 +365,14 @@ class MujocoSim:
         q = self.data.qpos[self._base_q]
         return float(q[0]), float(q[1]), float(q[2])
 
+    @property
+    def base_odometry(self) -> np.ndarray:
+        """[3] the base's measured velocity in its own frame: forward and left (m/s), yaw rate (rad/s)."""
+        vx, vy, wz = self.data.qvel[self._base_dof]
+        yaw = self.base_pose[2]
+        c, s = math.cos(yaw), math.sin(yaw)
+        return np.array([c * vx + s * vy, -s * vx + c * vy, wz])
+
     def world_to_base(self, p: np.ndarray) -> np.ndarray:
         """World points [..., 3] to the robot base frame (origin on the floor under the base)."""
         x, y, yaw = self.base_pose
