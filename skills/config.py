@@ -44,9 +44,12 @@ class SkillConfig:
     odometry: bool = False
     """Adds base_odometry (the base's measured velocity, not a HAB sensor) to the observations: what a
     memoryless (MLP) policy needs to tell a blocked base from a moving one (docs/skills.md)."""
+    path_compass: bool = False
+    """Adds goal_path_compass (distance and direction along the shortest path over the free floor to the
+    goal, not a HAB sensor) to the observations (docs/skills.md)."""
     observations: tuple[str, ...] | None = None
-    """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0 and
-    base_odometry with odometry)."""
+    """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0, and the
+    sensors odometry and path_compass add)."""
     max_steps: int = 300
     """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
     clutter: tuple[int, int] = (0, 5)
@@ -111,8 +114,11 @@ class SkillConfig:
                 )
         if self.observations and "head_depth" in self.observations and self.depth == 0:
             raise ValueError("skill.observations: 'head_depth' needs skill.depth > 0 (e.g. 64), got 0")
-        if self.odometry and not self.base_movement:
-            raise ValueError("skill.odometry: true needs skill.base_movement: true (a fixed base reads 0)")
+        for f in ("odometry", "path_compass"):
+            if getattr(self, f) and not self.base_movement:
+                raise ValueError(
+                    f"skill.{f}: true needs skill.base_movement: true (a fixed base cannot use it)"
+                )
         if self.max_steps < 1:
             raise ValueError(f"skill.max_steps: {self.max_steps} must be >= 1")
         if self.spawn_tries < 1:
@@ -131,7 +137,8 @@ class SkillConfig:
 
 def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:
     """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
-    extra = (("head_depth",) if cfg.depth else ()) + (("base_odometry",) if cfg.odometry else ())
+    extra = tuple(name for name, on in (("head_depth", cfg.depth), ("base_odometry", cfg.odometry),
+                                        ("goal_path_compass", cfg.path_compass)) if on)  # fmt: skip
     obs = cfg.observations or (observations + extra)
     depth = (
         DepthSettings(mode="raycast", height=cfg.depth, width=cfg.depth)

@@ -12,11 +12,11 @@ import numpy as np
 from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.mujoco.geodesic import GeodesicDistance
 from tpsrl.sim.task import TaskStep
 
 from .config import SkillConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
-from .geodesic import GeodesicDistance
 from .terms import Progress, heading_error
 
 
@@ -47,7 +47,7 @@ class NavConfig(SkillConfig):
     """Scale of the decrease of the distance to the goal."""
     geodesic: bool = True
     """Distance of the dense reward and of the turn-reward radius: the shortest path over the free floor
-    (habitat-lab's DistToGoal, `skills.geodesic`); False: the straight line (planar), what nav runs
+    (habitat-lab's DistToGoal, `tpsrl.sim.mujoco.geodesic`); False: the straight line (planar), what nav runs
     before this field used. Success is judged on the planar distance either way."""
     angle_reward: float = 1.0
     """Scale of the decrease of the heading error, within angle_radius of the goal."""

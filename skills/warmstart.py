@@ -24,12 +24,13 @@ furniture and stayed there with the object 0.4-0.7 m short of a goal deep on the
 action for that relative goal position is the one that worked where nothing was in the way); with
 state alone it cannot tell the two apart. MLP policies only (an LSTM's input would change too).
 
-`--add-odometry` keeps the action space and adds `base_odometry` (the base's measured velocity) to the
-observations, its input weights 0, so the written policy acts as the source did until trained. Why: 40 of
-the shipped nav's 45 held-out failures were the base pressed into furniture (mostly a table's footprint,
-driving straight at it) for the rest of the episode: an MLP has no memory and its other observations stop
-changing when the base is blocked, so its mean action repeats forever. Any skill with base movement, nav
-included; MLP policies only.
+`--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
+`base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
+shortest path to the goal) to the observations, its input weights 0, so the written policy acts as the
+source did until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into
+furniture (mostly a table's footprint, driving straight at a goal behind it) for the rest of the
+episode: an MLP has no memory and its other observations stop changing when the base is blocked, so its
+mean action repeats forever. Any skill with base movement, nav included; MLP policies only.
 """
 
 from __future__ import annotations
@@ -196,17 +197,25 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
                   model=model, spaces=spaces, config={"policy": asdict(pcfg)})  # fmt: skip
 
 
-def with_odometry(source: str | Path, out: str | Path) -> Path:
-    """Writes the policy of `source` (an MLP skill with base movement) with `base_odometry` added to its
-    observations; the first layers' weights on it start at 0, so it acts and values as the source."""
+SENSOR_FIELDS = {"base_odometry": "odometry", "goal_path_compass": "path_compass"}
+"""Sensors `--add-sensor` adds -> the skill config field that turns each on."""
+
+
+def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
+    """Writes the policy of `source` (an MLP skill with base movement) with `sensor` (a key of
+    `SENSOR_FIELDS`) added to its observations; the first layers' weights on it start at 0, so it acts and
+    values as the source."""
     out = Path(out)
+    if sensor not in SENSOR_FIELDS:
+        raise WarmStartError(f"--add-sensor {sensor!r}; accepted: {' | '.join(SENSOR_FIELDS)}")
     data, skill, fields = _load(source, out, base_movement=True, nav=True)
-    if fields.get("odometry"):
-        raise WarmStartError(f"{source}: already observes base_odometry")
+    field = SENSOR_FIELDS[sensor]
+    if fields.get(field):
+        raise WarmStartError(f"{source}: already observes {sensor}")
     pcfg = PolicyConfig(**data["config"]["policy"])
     if pcfg.kind != "mlp":
-        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-odometry takes MLP policies")
-    env = make_env(skill, **{**fields, "odometry": True})
+        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-sensor takes MLP policies")
+    env = make_env(skill, **{**fields, field: True})
     try:
         obs_space, action_space = env.observation_space, env.action_space
     finally:
@@ -216,7 +225,7 @@ def with_odometry(source: str | Path, out: str | Path) -> Path:
     columns, kept = 0, []
     for key in sorted(k for k, space in obs_space.spaces.items() if not is_image(space)):
         size = math.prod(obs_space[key].shape)
-        if key != "base_odometry":
+        if key != sensor:
             kept.extend(range(columns, columns + size))
         columns += size
     with torch.random.fork_rng():
@@ -230,7 +239,7 @@ def with_odometry(source: str | Path, out: str | Path) -> Path:
         elif key.endswith("encoder.mlp.0.weight") and src is not None and src.shape[1] == len(kept):
             model[key] = torch.zeros_like(new)
             model[key][:, kept] = src
-        elif src is None and key.startswith("obs_norm.base_odometry."):
+        elif src is None and key.startswith(f"obs_norm.{sensor}."):
             model[key] = new  # fresh statistics (count 0)
         else:
             raise WarmStartError(
@@ -238,7 +247,7 @@ def with_odometry(source: str | Path, out: str | Path) -> Path:
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    return _write(data, out, source, {"derived": "with_odometry"}, {**fields, "odometry": True},
+    return _write(data, out, source, {"derived": "with_sensor", "sensor": sensor}, {**fields, field: True},
                   model=model, spaces=spaces)  # fmt: skip
 
 
@@ -251,15 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     how.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
     how.add_argument("--add-depth", type=int, default=0, metavar="N",
                         help="keep every output, add N x N head depth to the observations")  # fmt: skip
-    how.add_argument("--add-odometry", action="store_true",
-                     help="keep every output, add base_odometry to the observations")  # fmt: skip
+    how.add_argument("--add-sensor", metavar="NAME", help="keep every output, add the sensor NAME to the "
+                     f"observations ({' | '.join(SENSOR_FIELDS)})")  # fmt: skip
     parser.add_argument("--image-encoder", default="flat", help="encoder of the added depth (default flat)")
     args = parser.parse_args(argv)
     try:
         if args.add_depth:
             path = with_depth(args.source, args.out, args.add_depth, args.image_encoder)
-        elif args.add_odometry:
-            path = with_odometry(args.source, args.out)
+        elif args.add_sensor:
+            path = with_sensor(args.source, args.out, args.add_sensor)
         else:
             path = (hold_grip if args.hold_grip else without_base)(args.source, args.out)
     except (WarmStartError, checkpoint.CheckpointError) as e:

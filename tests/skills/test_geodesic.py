@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from skills.geodesic import FIELD_RES, GeodesicDistance, coarse_free, distance_field
 from skills.learned import load_skill_policy
 from skills.registry import make_env
 from skills.train import resume_meta, skill_meta
 from tpsrl.sim.mujoco import layout as L
+from tpsrl.sim.mujoco.geodesic import FIELD_RES, GeodesicDistance, coarse_free, distance_field
 
 
 def _room_with_wall() -> np.ndarray:
@@ -35,6 +35,34 @@ def test_a_wall_makes_the_path_go_round_it() -> None:
     behind = field[30, 5]  # (3.05, 0.55): 2 m away in a straight line, through the wall
     assert behind > 2 * 2.5 - 0.1  # up to the gap at y = 3 m and back down: about 5 m
     assert field[19, 0] == math.inf  # the wall itself
+
+
+def test_the_waypoint_leads_round_the_wall() -> None:
+    g = GeodesicDistance()
+    g.reset_free(_room_with_wall(), np.array([3.0, 0.5]))  # behind the wall, which ends at y = 3 m
+    w = g.waypoint((1.0, 0.5))
+    assert w[1] > 0.9 and abs(w[0] - 1.0) < 0.3  # up along the wall, not at the goal through it
+    assert np.hypot(*(w - (1.0, 0.5))) <= 0.5 + 1e-9
+    w = g.waypoint((1.5, 3.5))
+    assert w[0] > 1.8  # at the gap's height: across
+    assert np.allclose(g.waypoint((2.9, 0.5)), g.waypoint((2.9, 0.5), radius=0.5))
+    assert g.waypoint((50.0, 50.0)) is None
+
+
+def test_path_compass_reads_the_geodesic_distance_and_the_waypoint() -> None:
+    env = make_env("nav_to_obj", path_compass=True, split="heldout")
+    b = env.unwrapped.backend
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        geo = GeodesicDistance()
+        geo.reset(b.spec.layout, env.unwrapped.task.goal)
+        x, y, yaw = b.base_pose
+        dist, angle = obs["goal_path_compass"]
+        assert dist == pytest.approx(geo((x, y)), abs=1e-4)
+        wx, wy = geo.waypoint((x, y))
+        want = math.atan2(wy - y, wx - x) - yaw
+        assert math.cos(-angle - want) > 0.9999  # the gps-compass sign: -angle, as HAB's
+    env.close()
 
 
 def test_unreachable_cells_are_infinite() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -17,7 +18,7 @@ from skills.warmstart import (
     hold_grip,
     main,
     with_depth,
-    with_odometry,
+    with_sensor,
     without_base,
 )
 from tpsrl.engine import checkpoint
@@ -100,34 +101,46 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
     assert not (tmp_path / "again.pt").exists() and not (tmp_path / "vit.pt").exists()
 
 
-def test_with_odometry_acts_as_the_source_until_trained(tmp_path: Path) -> None:
-    out = with_odometry(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav_odo.pt")
+@pytest.mark.parametrize(
+    ("sensor", "field"), [("base_odometry", "odometry"), ("goal_path_compass", "path_compass")]
+)
+def test_with_sensor_acts_as_the_source_until_trained(tmp_path: Path, sensor: str, field: str) -> None:
+    out = with_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav_plus.pt", sensor)
     data = checkpoint.read(out)
-    assert data["meta"]["skill_config"]["odometry"] is True
-    assert data["spaces"]["observation"]["dict"]["base_odometry"]["shape"] == [3]
-    # base_odometry sorts first among the vector inputs: its three columns start at 0, the rest are kept.
+    assert data["meta"]["skill_config"][field] is True
+    obs_space = data["spaces"]["observation"]["dict"]
+    assert obs_space[sensor]["shape"] == [3 if sensor == "base_odometry" else 2]
+    # The vector inputs are concatenated in sorted key order: the new sensor's columns start at 0, the
+    # source's keep their weights at their new offsets.
+    keys = sorted(k for k, v in obs_space.items() if len(v["shape"]) == 1)
+    start = sum(obs_space[k]["shape"][0] for k in keys[: keys.index(sensor)])
+    width = obs_space[sensor]["shape"][0]
     source_model = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]
     for body in ("actor_body", "critic_body"):
         w = data["model"][f"{body}.encoder.mlp.0.weight"]
-        assert torch.all(w[:, :3] == 0)
-        assert torch.equal(w[:, 3:], source_model[f"{body}.encoder.mlp.0.weight"])
-    source, odo = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+        assert torch.all(w[:, start : start + width] == 0)
+        kept = torch.cat([w[:, :start], w[:, start + width :]], dim=1)
+        assert torch.equal(kept, source_model[f"{body}.encoder.mlp.0.weight"])
+    source, plus = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k != "split"}
     plain = make_env("nav_to_obj", **fields, split="heldout")
-    sensing = make_env("nav_to_obj", **{**fields, "odometry": True}, split="heldout")
+    sensing = make_env("nav_to_obj", **{**fields, field: True}, split="heldout")
     obs_p, _ = plain.reset(seed=3)
     obs_s, _ = sensing.reset(seed=3)
     source.reset(plain)
-    odo.reset(sensing)
+    plus.reset(sensing)
     for _ in range(15):  # same episode in both envs: the same actions on the same states
-        a, b = source.act(obs_p, plain), odo.act(obs_s, sensing)
+        a, b = source.act(obs_p, plain), plus.act(obs_s, sensing)
         assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
         obs_p, *_ = plain.step(a)
         obs_s, *_ = sensing.step(a)
-    assert obs_s["base_odometry"][0] > 0.1  # it drives, and the sensor sees it
+    assert np.abs(obs_s[sensor]).max() > 0.1  # it reads something
     plain.close()
     sensing.close()
     with pytest.raises(WarmStartError, match="already observes"):
-        with_odometry(out, tmp_path / "again.pt")
-    assert main(["--add-odometry", str(CHECKPOINT_DIR / "pick_nobase.pt"), str(tmp_path / "n.pt")]) == 2
-    assert not (tmp_path / "again.pt").exists() and not (tmp_path / "n.pt").exists()
+        with_sensor(out, tmp_path / "again.pt", sensor)
+    args = ["--add-sensor", sensor, str(CHECKPOINT_DIR / "pick_nobase.pt"), str(tmp_path / "n.pt")]
+    assert main(args) == 2
+    with pytest.raises(WarmStartError, match="--add-sensor 'sonar'; accepted: base_odometry"):
+        with_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "s.pt", "sonar")
+    assert not any((tmp_path / n).exists() for n in ("again.pt", "n.pt", "s.pt"))

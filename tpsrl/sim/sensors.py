@@ -68,14 +68,30 @@ def _depth(b: SimBackend, c: SensorContext) -> np.ndarray:
     return (b.head_depth() / c.max_depth).astype(np.float32)[..., None]
 
 
-def _nav_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
+def _nav_goal_world(b: SimBackend, c: SensorContext) -> np.ndarray | None:
+    """[1, 3] the navigation goal (or the first target object); None without either."""
     if c.nav_goal is not None:
-        g = np.array([[c.nav_goal[0], c.nav_goal[1], 0.0]])
-    elif c.targets:
-        g = _targets_world(b, c)[:1]
-    else:
+        return np.array([[c.nav_goal[0], c.nav_goal[1], 0.0]])
+    if c.targets:
+        return _targets_world(b, c)[:1]
+    return None
+
+
+def _nav_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
+    g = _nav_goal_world(b, c)
+    return np.zeros(2, dtype=np.float32) if g is None else _polar(b, g)[0].astype(np.float32)
+
+
+def _path(b: SimBackend, c: SensorContext) -> np.ndarray:
+    goal = _nav_goal_world(b, c)
+    if goal is None:
         return np.zeros(2, dtype=np.float32)
-    return _polar(b, g)[0].astype(np.float32)
+    path = b.shortest_path(goal[0, :2])
+    if path is None:  # off the reachable floor (pressed into furniture): the straight line stands in
+        return _polar(b, goal)[0].astype(np.float32)
+    dist, waypoint = path
+    angle = _polar(b, np.array([[waypoint[0], waypoint[1], 0.0]]))[0, 1]
+    return np.array([dist, angle], dtype=np.float32)
 
 
 def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
@@ -140,6 +156,10 @@ SENSORS: dict[str, Sensor] = {
         math.inf,
         lambda b, c: (b.base_odometry / ODOMETRY_SCALE).astype(np.float32),
     ),
+    # Not a HAB sensor: (geodesic distance, -angle of the next waypoint) along the shortest path over the
+    # free floor to the nav goal, as goal_to_agent_gps_compass gives them along the straight line. An MLP
+    # nav facing its goal behind a table drives at it (no memory of having tried); docs/skills.md.
+    "goal_path_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _path),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
     "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),

@@ -16,6 +16,7 @@ from ..backend import DepthSettings
 from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RayCastDepth
+from .geodesic import GeodesicDistance
 from .objects import OBJECT_TYPES, object_type
 from .overlap import bad_state_count, check_initial_state
 from .robot import (
@@ -39,6 +40,7 @@ EE_SCALE = 0.015  # metres of EE displacement per unit arm_ee_action per control
 # HAB integrates 10 * action over 1/120 s per control step: <= 0.083 m (rad) per step = 2.5 m/s (rad/s).
 BASE_LIN_SPEED = 10.0 / 120.0 * 30.0
 BASE_ANG_SPEED = 10.0 / 120.0 * 30.0
+PATH_CACHE = 16  # goals whose distance fields shortest_path keeps (about 20 ms to grow one)
 MAX_QVEL = 1e3  # beyond this the physics is considered to have exploded
 ARTICULATIONS: dict[str, tuple[float, float]] = {"fridge": (0.0, FRIDGE_OPEN_MAX)} | {
     f"drawer_{i}": (0.0, DRAWER_OPEN_MAX) for i in range(L.NUM_DRAWERS)
@@ -77,6 +79,7 @@ class MujocoSim:
         self._depth: RayCastDepth | GLDepth | None = None
         self._renderers: dict[tuple[int, int], mujoco.Renderer] = {}
         self._rules = episode_rules()
+        self._paths: dict[tuple[int, float, float], GeodesicDistance] = {}  # shortest_path's fields
 
     # ----------------------------------------------------------------------------------- reset
     def reset(self, spec: EpisodeSpec) -> None:
@@ -372,6 +375,21 @@ class MujocoSim:
         yaw = self.base_pose[2]
         c, s = math.cos(yaw), math.sin(yaw)
         return np.array([c * vx + s * vy, -s * vx + c * vy, wz])
+
+    def shortest_path(self, goal_xy: np.ndarray) -> tuple[float, np.ndarray] | None:
+        """(geodesic distance in m, next waypoint [2]) from the base to `goal_xy` over the free floor, the
+        stand-in for habitat-sim's pathfinder (`geodesic.py`; the waypoint is where the path leaves a 0.5 m
+        disc around the base); None off the reachable floor."""
+        key = (self.spec.layout, round(float(goal_xy[0]), 2), round(float(goal_xy[1]), 2))
+        geo = self._paths.get(key)
+        if geo is None:
+            if len(self._paths) >= PATH_CACHE:
+                self._paths.pop(next(iter(self._paths)))
+            geo = self._paths[key] = GeodesicDistance()
+            geo.reset(key[0], np.asarray(goal_xy, dtype=np.float64))  # goals 1 cm apart share it
+        xy = self.base_pose[:2]
+        dist, waypoint = geo(xy), geo.waypoint(xy)
+        return None if dist is None or waypoint is None else (dist, waypoint)
 
     def world_to_base(self, p: np.ndarray) -> np.ndarray:
         """World points [..., 3] to the robot base frame (origin on the floor under the base)."""

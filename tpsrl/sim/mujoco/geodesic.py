@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from tpsrl.sim.mujoco import layout as L
+from . import layout as L
 
 FIELD_RES = 0.1
 """Cell size of the distance field (m)."""
@@ -29,6 +29,8 @@ SNAP_BAND = 0.15
 """Field seeds: free cells at most this much farther from the goal than the nearest one (m)."""
 WINDOW = 2
 """Cells on each side searched around the base for the nearest free cell (then wider, once)."""
+WAYPOINT_RADIUS = 0.5
+"""Distance (m) of the next waypoint along the shortest path (`GeodesicDistance.waypoint`)."""
 
 _STEPS = tuple((di, dj, FIELD_RES * math.hypot(di, dj)) for di in (-1, 0, 1) for dj in (-1, 0, 1) if di or dj)
 
@@ -74,8 +76,12 @@ class GeodesicDistance:
         self._xs = self._ys = np.zeros(0)
 
     def reset(self, layout: int, goal: np.ndarray) -> None:
+        self.reset_free(coarse_free(layout, self.inflate), goal)
+
+    def reset_free(self, free: np.ndarray, goal: np.ndarray) -> None:
+        """As `reset`, over a given grid of free FIELD_RES cells [X, Y] (origin at 0, 0)."""
         self.goal = np.asarray(goal, dtype=np.float64)[:2]
-        self.field = distance_field(coarse_free(layout, self.inflate), self.goal)
+        self.field = distance_field(free, self.goal)
         self._xs = (np.arange(self.field.shape[0]) + 0.5) * FIELD_RES  # cell centres, once per episode
         self._ys = (np.arange(self.field.shape[1]) + 0.5) * FIELD_RES
 
@@ -97,3 +103,24 @@ class GeodesicDistance:
         dx, dy = self._xs[i0:i1] - x, self._ys[j0:j1] - y
         best = float((self.field[i0:i1, j0:j1] + np.sqrt(dx[:, None] ** 2 + dy[None, :] ** 2)).min())
         return best if math.isfinite(best) else None
+
+    def waypoint(
+        self, xy: tuple[float, float] | np.ndarray, radius: float = WAYPOINT_RADIUS
+    ) -> np.ndarray | None:
+        """[2] the free cell within `radius` of base position `xy` nearest the goal along the floor: where
+        the shortest path leaves that disc (the first leg of habitat-sim's `find_path`). None when no
+        reachable free cell lies within twice the radius."""
+        x, y = float(xy[0]), float(xy[1])
+        nx, ny = self.field.shape
+        for r in (radius, 2 * radius):
+            w = int(math.ceil(r / FIELD_RES))
+            ci, cj = int(x / FIELD_RES), int(y / FIELD_RES)
+            i0, i1, j0, j1 = max(ci - w, 0), min(ci + w + 1, nx), max(cj - w, 0), min(cj + w + 1, ny)
+            if i0 >= i1 or j0 >= j1:
+                continue
+            dx, dy = self._xs[i0:i1, None] - x, self._ys[None, j0:j1] - y
+            field = np.where(dx**2 + dy**2 <= r * r, self.field[i0:i1, j0:j1], np.inf)
+            k = np.unravel_index(int(np.argmin(field)), field.shape)
+            if math.isfinite(field[k]):
+                return np.array([self._xs[i0 + k[0]], self._ys[j0 + k[1]]])
+        return None
