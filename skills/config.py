@@ -28,6 +28,8 @@ class SkillConfig:
         "arm_control": "joint",
         "spawn_clearance": 0.4,
         "near_furniture_prob": 0.0,
+        "odometry": False,
+        "path_compass": False,
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""

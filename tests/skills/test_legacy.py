@@ -27,6 +27,8 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "arm_control": "joint",
         "spawn_clearance": 0.4,
         "near_furniture_prob": 0.0,
+        "odometry": False,
+        "path_compass": False,
     }
     assert legacy_values("nav_to_obj")["geodesic"] is False
     drawer = legacy_values("open_drawer")
