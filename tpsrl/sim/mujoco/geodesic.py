@@ -112,9 +112,9 @@ class GeodesicDistance:
         reachable free cell lies within twice the radius."""
         x, y = float(xy[0]), float(xy[1])
         nx, ny = self.field.shape
+        ci, cj = int(x / FIELD_RES), int(y / FIELD_RES)
         for r in (radius, 2 * radius):
             w = int(math.ceil(r / FIELD_RES))
-            ci, cj = int(x / FIELD_RES), int(y / FIELD_RES)
             i0, i1, j0, j1 = max(ci - w, 0), min(ci + w + 1, nx), max(cj - w, 0), min(cj + w + 1, ny)
             if i0 >= i1 or j0 >= j1:
                 continue
