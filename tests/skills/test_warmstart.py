@@ -102,10 +102,13 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sensor", "field"), [("base_odometry", "odometry"), ("goal_path_compass", "path_compass")]
+    ("skill", "sensor", "field"),
+    [("nav_to_obj", "base_odometry", "odometry"), ("pick", "goal_path_compass", "path_compass")],
 )
-def test_with_sensor_acts_as_the_source_until_trained(tmp_path: Path, sensor: str, field: str) -> None:
-    out = with_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav_plus.pt", sensor)
+def test_with_sensor_acts_as_the_source_until_trained(
+    tmp_path: Path, skill: str, sensor: str, field: str
+) -> None:
+    out = with_sensor(CHECKPOINT_DIR / f"{skill}.pt", tmp_path / "plus.pt", sensor)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
     obs_space = data["spaces"]["observation"]["dict"]
@@ -115,16 +118,16 @@ def test_with_sensor_acts_as_the_source_until_trained(tmp_path: Path, sensor: st
     keys = sorted(k for k, v in obs_space.items() if len(v["shape"]) == 1)
     start = sum(obs_space[k]["shape"][0] for k in keys[: keys.index(sensor)])
     width = obs_space[sensor]["shape"][0]
-    source_model = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]
+    source_model = checkpoint.read(CHECKPOINT_DIR / f"{skill}.pt")["model"]
     for body in ("actor_body", "critic_body"):
         w = data["model"][f"{body}.encoder.mlp.0.weight"]
         assert torch.all(w[:, start : start + width] == 0)
         kept = torch.cat([w[:, :start], w[:, start + width :]], dim=1)
         assert torch.equal(kept, source_model[f"{body}.encoder.mlp.0.weight"])
-    source, plus = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+    source, plus = load_skill_policy(CHECKPOINT_DIR / f"{skill}.pt"), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k != "split"}
-    plain = make_env("nav_to_obj", **fields, split="heldout")
-    sensing = make_env("nav_to_obj", **{**fields, field: True}, split="heldout")
+    plain = make_env(skill, **fields, split="heldout")
+    sensing = make_env(skill, **{**fields, field: True}, split="heldout")
     obs_p, _ = plain.reset(seed=3)
     obs_s, _ = sensing.reset(seed=3)
     source.reset(plain)
@@ -142,5 +145,5 @@ def test_with_sensor_acts_as_the_source_until_trained(tmp_path: Path, sensor: st
     args = ["--add-sensor", sensor, str(CHECKPOINT_DIR / "pick_nobase.pt"), str(tmp_path / "n.pt")]
     assert main(args) == 2
     with pytest.raises(WarmStartError, match="--add-sensor 'sonar'; accepted: base_odometry"):
-        with_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "s.pt", "sonar")
+        with_sensor(CHECKPOINT_DIR / f"{skill}.pt", tmp_path / "s.pt", "sonar")
     assert not any((tmp_path / n).exists() for n in ("again.pt", "n.pt", "s.pt"))
