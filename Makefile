@@ -29,9 +29,8 @@ bench: $(BIN)/activate
 
 # Trains every skill from scratch with the shipped settings (configs/skill/*.yaml), one after another,
 # and ships each into skills/checkpoints/ (a replaced file is kept as .bak). Rerunning resumes each
-# unfinished run exactly. Long: about 1.5 h per skill on 2 cores. Nav is trained in two stages as shipped:
-# facing the goal +-30 deg from clear starts, then fine-tuned (run.init_from) from habitat-lab's starts
-# (any heading, half of them near furniture), which from scratch stalled (docs/results.md). No-base
+# unfinished run exactly. Long: about 1.5 h per skill on 2 cores. Nav (with the path compass, the preset)
+# learns from habitat-lab's starts (any heading, half of them near furniture) in one run. No-base
 # skills start within 1.0 m of their target (HAB: 2.0 m; from 2.0 m the object was out of the arm's
 # reach in about 2/3 of the spawns). The no-base pick as shipped: 1M steps from scratch (it learns to
 # reach and grasp, then lets go at once), its grip output set to hold (skills.warmstart --hold-grip),
@@ -43,9 +42,7 @@ train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
 	  r=$$(test -f $$d/checkpoints/latest.pt && echo run.resume=true || true); \
 	  $(BIN)/tpsrl-train run.dir=$$d $$r "$$@"; $(BIN)/python -m skills.ship $$d --force; }; \
-	train nav_to_obj base skill=nav_to_obj skill.yaw_noise=0.5236 skill.spawn_clearance=0.4 \
-	  skill.near_furniture_prob=0.0 run.total_steps=1000000; \
-	train nav_to_obj ft skill=nav_to_obj run.init_from=runs/skills/nav_to_obj/base run.total_steps=1000000; \
+	train nav_to_obj path skill=nav_to_obj; \
 	for s in $(SKILLS); do train $$s base skill=$$s; done; \
 	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=3000000; \
 	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=1000000; \
