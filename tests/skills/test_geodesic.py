@@ -65,6 +65,24 @@ def test_path_compass_reads_the_geodesic_distance_and_the_waypoint() -> None:
     env.close()
 
 
+def test_path_compass_leads_place_to_its_goal_and_pick_to_its_object() -> None:
+    for skill in ("place", "pick"):
+        env = make_env(skill, path_compass=True, split="heldout")
+        b = env.unwrapped.backend
+        for seed in range(3):
+            obs, _ = env.reset(seed=seed)
+            target = b.spec.targets[0]
+            assert (b.held == target.handle) == (skill == "place")
+            to = np.asarray(target.goal if skill == "place" else b.object_pos(target.handle))[:2]
+            geo = GeodesicDistance()
+            geo.reset(b.spec.layout, to)
+            dist = obs["goal_path_compass"][0]
+            assert dist == pytest.approx(geo(b.base_pose[:2]), abs=1e-4)
+            if skill == "place":  # the held object is at the gripper: the goal is metres away
+                assert dist > 0.3
+        env.close()
+
+
 def test_unreachable_cells_are_infinite() -> None:
     free = _room_with_wall()
     free[19:21, :] = False  # close the gap

@@ -82,8 +82,16 @@ def _nav_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
     return np.zeros(2, dtype=np.float32) if g is None else _polar(b, g)[0].astype(np.float32)
 
 
+def _path_goal_world(b: SimBackend, c: SensorContext) -> np.ndarray | None:
+    """[1, 3] where the path compass leads: the navigation goal; else the first target object until the
+    robot holds it, then that target's goal (place's receptacle point)."""
+    if c.nav_goal is None and c.targets and b.held == c.targets[0] and len(c.goals):
+        return c.goals[:1]
+    return _nav_goal_world(b, c)
+
+
 def _path(b: SimBackend, c: SensorContext) -> np.ndarray:
-    goal = _nav_goal_world(b, c)
+    goal = _path_goal_world(b, c)
     if goal is None:
         return np.zeros(2, dtype=np.float32)
     path = b.shortest_path(goal[0, :2])
