@@ -143,3 +143,21 @@ def test_stored_states_reproduce_behaviour_log_probs() -> None:
                                       b.state[mb.starts])  # fmt: skip
             assert torch.allclose(lp, b.log_prob[s], atol=1e-5)
             assert torch.allclose(v, b.value[s], atol=1e-5)
+
+
+def test_traced_acting_collects_the_same_steps_as_eager() -> None:
+    """engine.trace_acting changes only the speed: two rollouts (the second acting through the trace,
+    built once the observation statistics exist) are the same step for step."""
+    rows = {}
+    for trace in (False, True):
+        torch.manual_seed(0)
+        c = make("ver", lag={0: 2}, trace_acting=trace)
+        first = c.collect()
+        assert c._traced is None  # no statistics yet
+        c.policy.update_obs_stats({k: x[first.slots] for k, x in c.buffer.obs.items()})
+        second = c.collect()
+        assert (c._traced is not None) == trace
+        rows[trace] = [
+            getattr(c.buffer, k)[second.slots].clone() for k in ("action", "log_prob", "value", "state")
+        ]
+    assert all(torch.equal(a, b) for a, b in zip(rows[False], rows[True], strict=True))

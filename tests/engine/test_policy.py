@@ -104,3 +104,42 @@ def test_normalisers_are_checkpointed_and_change_outputs() -> None:
     fresh.load_state_dict({k: v for k, v in state.items() if "norm" not in k}, strict=False)
     assert not torch.allclose(fresh.act(small, zeros, none, True)[0], a[0])  # the statistics matter
     assert pol.value_norm is not None and 400 < float(pol.value_norm.mean) < 600
+
+
+def _same_draw(fn, *args) -> tuple[torch.Tensor, ...]:  # noqa: ANN001
+    torch.manual_seed(7)
+    with torch.inference_mode():
+        return fn(*args)
+
+
+@pytest.mark.parametrize(("kind", "separate"), [("lstm", False), ("mlp", False), ("lstm", True)])
+def test_traced_acting_matches_eager_and_follows_in_place_updates(kind: str, separate: bool) -> None:
+    """The traced acting call gives act's exact numbers from the same random stream, at other batch sizes
+    than the one it was traced at, and after the updates training makes between rollouts."""
+    torch.manual_seed(0)
+    cfg = PolicyConfig(kind=kind, hidden_size=8, mlp_hidden=16, image_features=8, separate_critic=separate)
+    pol = ActorCritic(space(), 3, cfg)
+    with pytest.raises(RuntimeError, match="observation statistics"):
+        pol.traced_act(_obs(3), torch.zeros(3, 3), torch.zeros(3, *pol.state_shape()))
+    pol.update_obs_stats(_obs(20))
+    traced = pol.traced_act(_obs(3), torch.zeros(3, 3), torch.zeros(3, *pol.state_shape()))
+
+    def check() -> None:
+        for b in (1, 7):
+            args = (_obs(b), torch.randn(b, 3), torch.randn(b, *pol.state_shape()))
+            eager, fast = _same_draw(pol.act, *args), _same_draw(traced, *args)
+            assert all(torch.equal(x, y) for x, y in zip(eager, fast, strict=True))
+
+    check()
+    opt = torch.optim.Adam(pol.parameters(), lr=0.1)  # an optimizer step (in place)
+    obs = _obs(6)
+    pol.evaluate(obs, torch.zeros(6, 3), torch.zeros(6, 3), torch.ones(1, 6, dtype=torch.bool),
+                 torch.ones(6, dtype=torch.long), torch.zeros(6, *pol.state_shape()))[0].sum().backward()  # fmt: skip
+    opt.step()
+    pol.update_obs_stats({k: 3 * v + 1 for k, v in _obs(20).items()})  # statistics move
+    pol.update_value_stats(torch.randn(50) * 40 + 10)  # PopArt rescales the critic head in place
+    check()
+    other = ActorCritic(space(), 3, cfg)
+    other.update_obs_stats({k: v - 2 for k, v in _obs(20).items()})
+    pol.load_state_dict(other.state_dict())  # a checkpoint loaded into the same modules
+    check()

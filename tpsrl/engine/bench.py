@@ -42,6 +42,8 @@ from tpsrl.engine.synthetic import SleepyFactory
 from tpsrl.engine.train import train
 from tpsrl.engine.workers import Command, ProcessPool, command
 
+BENCH_MODES = ("sync", "nover", "ver", "ver_eager")
+
 
 def step_times(num_envs: int, seed: int, low_ms: float = 1.0, high_ms: float = 20.0) -> list[float]:
     """Mean step time of each env in seconds, log-uniform in [low_ms, high_ms]."""
@@ -165,7 +167,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--modes", default="sync,nover,ver")
+    p.add_argument("--modes", default="sync,nover,ver,ver_eager",
+                   help=f"comma-separated, from {','.join(BENCH_MODES)} (ver_eager: ver acting without the trace)")  # fmt: skip
     p.add_argument(
         "--envs-per-worker", type=int, default=None, help="engine.envs_per_worker (default: the engine's)"
     )
@@ -180,7 +183,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
                    help="Sample Factory configurations, envs_per_worker x worker_num_splits, comma-separated")  # fmt: skip
     p.add_argument("--no-sf", action="store_true", help="skip the Sample Factory comparison")
     p.add_argument("--sf", action="store_true", help="include Sample Factory even with --quick")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    for mode in args.modes.split(","):
+        if mode not in BENCH_MODES:
+            raise SystemExit(f"--modes: unknown mode {mode!r}; accepted: {', '.join(BENCH_MODES)}")
+    return args
 
 
 def _engine_overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -220,6 +227,9 @@ def _summary(res: dict[str, Any], limit: float, pool_sps: float) -> None:
         res["ver_collect_over_pool_only"] = res["sps_collect_ver"] / pool_sps
     if "sps_ver" in res and "sps_nover" in res:
         res["ver_over_nover"] = res["sps_ver"] / res["sps_nover"]
+    if "sps_ver" in res and "sps_ver_eager" in res:
+        res["ver_over_ver_eager"] = res["sps_ver"] / res["sps_ver_eager"]
+        res["ver_eager_collect_over_pool_only"] = res["sps_collect_ver_eager"] / pool_sps
     if "sps_ver" in res and "sps_sample_factory" in res:
         res["ver_over_sf"] = res["sps_ver"] / res["sps_sample_factory"]
     lines = [
@@ -227,6 +237,8 @@ def _summary(res: dict[str, Any], limit: float, pool_sps: float) -> None:
         ("ver_collect_over_pool_only", "ver collection / pool", " (target >= 0.8)"),
         ("ver_collect_over_limit", "ver collection / limit", ""),
         ("ver_over_nover", "ver / nover", "x (target >= 1)"),
+        ("ver_over_ver_eager", "ver / ver with eager acting", "x"),
+        ("ver_eager_collect_over_pool_only", "ver eager collection / pool", ""),
         ("ver_over_sf", "ver / best Sample Factory", "x (target >= 1)"),
     ]
     print("; ".join(f"{label} = {res[key]:.2f}{target}" for key, label, target in lines if key in res))
@@ -252,7 +264,8 @@ def main(argv: list[str]) -> int:
     print(f"{'pool':<8}{'-':>21}{'':>8}{pool_sps:>13.0f}{pool_sps / limit:>8.2f}   (workers alone, no policy: "
           "the ceiling of this machine's wake-ups and pipes)")  # fmt: skip
     for mode in args.modes.split(","):
-        r = run_mode(mode, means, rollout_steps, updates, args.seed, **engine)
+        extra = {"trace_acting": False} if mode == "ver_eager" else {}
+        r = run_mode(mode.removesuffix("_eager"), means, rollout_steps, updates, args.seed, **engine, **extra)
         res[f"sps_{mode}"], res[f"sps_collect_{mode}"] = r["sps"], r["sps_collect"]
         print(f"{mode:<8}{r['sps']:>21.0f}{r['sps'] / limit:>8.2f}{r['sps_collect']:>13.0f}"
               f"{r['sps_collect'] / limit:>8.2f}{r['learn_s_per_update']:>13.3f}{r['inference_batch']:>7.1f}"

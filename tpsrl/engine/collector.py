@@ -53,6 +53,9 @@ class EngineConfig:
     """ver/nover: largest inference batch; 0 means N."""
     batch_wait_ms: float = 0.0
     """ver/nover: once min_batch envs are ready, wait at most this long for more before acting (0: act at once)."""
+    trace_acting: bool = True
+    """ver/nover/sync: act through `ActorCritic.traced_act` (TorchScript) once the observation statistics
+    exist: the same numbers at about half the cost of an eager call for the CPU presets; false: eager."""
     importance_weight_max: float = 1.0
     """Truncation of VER's importance weights (T + 1) / steps of the env."""
     serial: bool = False
@@ -131,6 +134,7 @@ class Collector:
         self.stats = CollectStats()
         self.started = False
         self._wait_until: float | None = None  # deadline of the current wait for a fuller batch
+        self._traced: Callable[..., tuple[torch.Tensor, ...]] | None = None  # see `_policy_act`
         self.handlers: dict[Reply, Callable[[int, object], None]] = {
             Reply.RESET_DONE: self._on_reset,
             Reply.EPISODE_END: self._on_episode_end,
@@ -192,11 +196,21 @@ class Collector:
         self.buffer.np["truncation_value"][slots] = values.numpy()
         self.truncated = []
 
+    def _policy_act(self, obs: dict[str, torch.Tensor], prev: torch.Tensor,
+                    state: torch.Tensor) -> tuple[torch.Tensor, ...]:  # fmt: skip
+        """`policy.act`, traced once the observation statistics exist (`engine.trace_acting`). The trace
+        follows the policy's in-place updates, so it is built once per collector."""
+        if self._traced is None and self.cfg.trace_acting and self.policy.traceable():
+            self._traced = self.policy.traced_act(obs, prev, state)
+        if self._traced is not None:
+            return self._traced(obs, prev, state)
+        return self.policy.act(obs, prev, state)
+
     def _act(self, envs: np.ndarray) -> None:
         prev, state = self._inputs(envs)
         obs = self._obs(envs)
         t_obs = {k: self._torch(x) for k, x in obs.items()}
-        action, log_prob, value, next_state = self.policy.act(t_obs, self._torch(prev), self._torch(state))
+        action, log_prob, value, next_state = self._policy_act(t_obs, self._torch(prev), self._torch(state))
         a = action.cpu().numpy()
         # Send first, book-keep after: the environments step while the buffer is written. Their replies
         # are only read by this thread's next `_receive`, after `pending` is set below.
@@ -276,20 +290,23 @@ class Collector:
         if not self.started:
             self.start()
         self._new_rollout()
+        if self._traced is not None and not self.policy.traceable():  # empty statistics were loaded
+            self._traced = None
         target, done, t0 = self.cfg.rollout_steps * self.cfg.num_envs, 0, time.perf_counter()
-        while done < target:
-            if stop is not None and stop():
-                return None
-            done += self._receive(target - done, timeout=0.0)
-            if done >= target:
-                break
-            eligible, joinable = self._eligible(), self._may_join()
-            if len(eligible) == 0 or len(eligible) < min(self.plan.min_batch, len(eligible) + joinable):
-                done += self._receive(target - done, timeout=None)
-            elif wait := self._batch_wait(len(eligible), joinable):
-                done += self._receive(target - done, timeout=wait)
-            else:
-                self._act(eligible[: self.plan.max_batch])
+        with torch.inference_mode():  # entered once, not per acting call
+            while done < target:
+                if stop is not None and stop():
+                    return None
+                done += self._receive(target - done, timeout=0.0)
+                if done >= target:
+                    break
+                eligible, joinable = self._eligible(), self._may_join()
+                if len(eligible) == 0 or len(eligible) < min(self.plan.min_batch, len(eligible) + joinable):
+                    done += self._receive(target - done, timeout=None)
+                elif wait := self._batch_wait(len(eligible), joinable):
+                    done += self._receive(target - done, timeout=wait)
+                else:
+                    self._act(eligible[: self.plan.max_batch])
         return self._finish(time.perf_counter() - t0)
 
     def _finish(self, seconds: float) -> Rollout:

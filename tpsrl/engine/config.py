@@ -236,6 +236,7 @@ def _field_names(schema: type, dotted: str) -> list[str]:
 RESUMABLE_CHANGES = (
     "run.",
     "engine.serial",
+    "engine.trace_acting",
     "engine.envs_per_worker",
     "engine.start_method",
     "engine.step_timeout_s",

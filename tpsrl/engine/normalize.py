@@ -53,10 +53,16 @@ class RunningMeanStd(nn.Module):
     def std(self) -> Tensor:
         return torch.sqrt(self.var + self.eps)
 
+    @property
+    def ready(self) -> bool:
+        """Whether there are statistics (before the first update `normalize` is the identity)."""
+        return self._ready
+
     def _refresh(self) -> None:
-        """Caches what `normalize` needs, so the acting path does no reduction or `.item()` per call."""
+        """Caches what `normalize` needs, so the acting path does no reduction or `.item()` per call. In
+        place: a traced acting call (`ActorCritic.traced_act`) holds on to this tensor."""
         self._ready = bool(self.count > 0)
-        self._inv_std = 1.0 / self.std  # a buffer: assignment replaces it
+        self._inv_std.copy_(1.0 / self.std)
 
     def _load_from_state_dict(self, *args: object, **kwargs: object) -> None:
         super()._load_from_state_dict(*args, **kwargs)  # type: ignore[arg-type]

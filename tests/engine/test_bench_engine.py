@@ -1,0 +1,28 @@
+"""`tpsrl-bench engine`: its JSON contract and argument checks (the figures themselves are measured, not tested)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tpsrl.engine import bench
+
+
+def test_engine_bench_json_has_the_ratios_of_the_modes_it_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--quick", "--num-envs", "4", "--modes", "ver,ver_eager", "--no-sf", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    for key in (
+        "sps_pool_only",
+        "sps_ver",
+        "sps_ver_eager",
+        "ver_collect_over_pool_only",
+        "ver_over_ver_eager",
+    ):
+        assert res[key] > 0, key
+    assert "ver_over_sync" not in res  # sync did not run
+
+
+def test_engine_bench_names_an_unknown_mode() -> None:
+    with pytest.raises(SystemExit, match="--modes: unknown mode 'fast'"):
+        bench.main(["--quick", "--modes", "ver,fast", "--no-sf"])
