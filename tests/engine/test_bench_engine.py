@@ -1,4 +1,5 @@
-"""`tpsrl-bench engine`: its JSON contract and argument checks (the figures themselves are measured, not tested)."""
+"""`tpsrl-bench engine` and `tpsrl-bench train`: JSON contracts and argument checks (the figures themselves
+are measured, not tested)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,27 @@ def test_engine_bench_json_has_the_ratios_of_the_modes_it_ran(capsys: pytest.Cap
 def test_engine_bench_names_an_unknown_mode() -> None:
     with pytest.raises(SystemExit, match="--modes: unknown mode 'fast'"):
         bench.main(["--quick", "--modes", "ver,fast", "--no-sf"])
+
+
+def test_train_bench_json_reads_training_and_the_workers_against_the_sim_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tpsrl.engine import bench_train
+
+    argv = [
+        "--num-envs",
+        "2",
+        "--rollout-steps",
+        "16",
+        "--updates",
+        "1",
+        "--sim-seconds",
+        "1",
+        "--policy",
+        "mlp",
+    ]
+    assert bench_train.main([*argv, "--json"]) == 0
+    res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert res["train_over_sim_limit"] == pytest.approx(res["train_sps"] / res["sim_sps_limit"])
+    assert res["workers_only_over_sim_limit"] == pytest.approx(res["workers_only_sps"] / res["sim_sps_limit"])
+    assert res["train_sps"] > 0 and res["workers_only_sps"] > 0

@@ -35,7 +35,7 @@ import torch
 from tpsrl.engine import shm
 from tpsrl.engine.collector import EngineConfig
 from tpsrl.engine.config import RunConfig, TrainConfig
-from tpsrl.engine.envs import probe_spaces
+from tpsrl.engine.envs import EnvFactory, probe_spaces
 from tpsrl.engine.policy import PolicyConfig
 from tpsrl.engine.ppo import PPOConfig
 from tpsrl.engine.synthetic import SleepyFactory
@@ -83,24 +83,24 @@ def run_mode(mode: str, means: list[float], rollout_steps: int, updates: int, se
     }
 
 
-def run_pool_only(means: list[float], seconds: float, seed: int, envs_per_worker: int = 1) -> float:
+def run_pool_only(factories: list[EnvFactory], seconds: float, seed: int, envs_per_worker: int = 1) -> float:
     """Steps/s of the same worker pool with no policy: each reply is answered at once with a zero action.
 
     This is the ceiling the machine's process wake-ups and pipes allow (no inference, no buffer); the
     collection figures of the three modes are read against it as well as against the ideal limit.
     """
-    factories = [SleepyFactory(m) for m in means]
     obs_space, action_space = probe_spaces(factories[0])
     pool = ProcessPool(factories, shm.step_spec(obs_space, action_space), "forkserver", 60.0,
                        envs_per_worker=envs_per_worker)  # fmt: skip
     try:
-        for e in range(len(means)):
+        n = len(factories)
+        for e in range(n):
             pool.send(e, command(Command.RESET, seed=seed + e))
         started: set[int] = set()
-        while len(started) < len(means):
+        while len(started) < n:
             started.update(e for e, _ in pool.poll())
         pool.views["action"][:] = 0.0
-        pool.step(list(range(len(means))))
+        pool.step(list(range(n)))
         steps, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             envs = [e for e, _ in pool.poll()]
@@ -259,7 +259,9 @@ def main(argv: list[str]) -> int:
     print(f"{'mode':<8}{'sps (collect+learn)':>21}{'/limit':>8}{'collect sps':>13}{'/limit':>8}"
           f"{'learn s/upd':>13}{'batch':>7}{'carried':>9}")  # fmt: skip
     per_worker = engine.get("envs_per_worker", EngineConfig.envs_per_worker)
-    pool_sps = run_pool_only(means, 5.0 if args.quick else 15.0, args.seed, per_worker)
+    pool_sps = run_pool_only(
+        [SleepyFactory(m) for m in means], 5.0 if args.quick else 15.0, args.seed, per_worker
+    )
     res["sps_pool_only"] = pool_sps
     print(f"{'pool':<8}{'-':>21}{'':>8}{pool_sps:>13.0f}{pool_sps / limit:>8.2f}   (workers alone, no policy: "
           "the ceiling of this machine's wake-ups and pipes)")  # fmt: skip

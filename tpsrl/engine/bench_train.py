@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from tpsrl.engine.bench import run_pool_only
 from tpsrl.engine.envs import EnvFactory
 from tpsrl.engine.workers import worker_groups
 
@@ -151,9 +152,13 @@ def main(argv: list[str]) -> int:
           f"policy={args.policy}, {args.updates} timed updates")  # fmt: skip
     sim = run_sim_only(factory, args.num_envs, args.envs_per_worker, args.sim_seconds, args.seed)
     print(f"{'sim only':<12}{sim:>10.0f} steps/s   ({workers} processes stepping random actions, no policy)")
+    pool = run_pool_only([factory] * args.num_envs, args.sim_seconds, args.seed, args.envs_per_worker)
+    print(f"{'workers':<12}{pool:>10.0f} steps/s   = {pool / sim:.2f} of the sim limit (the engine's worker "
+          "processes and protocol, each reply answered at once with a zero action: no policy, no learning)")  # fmt: skip
     res: dict[str, Any] = {
         "sim_sps_limit": sim, "task": label, "num_envs": args.num_envs, "envs_per_worker": args.envs_per_worker,
         "worker_processes": workers, "cores": args.cores, "rollout_steps": args.rollout_steps,
+        "workers_only_sps": pool, "workers_only_over_sim_limit": pool / sim,
     }  # fmt: skip
     for i, policy in enumerate(args.policy.split(",")):
         with tempfile.TemporaryDirectory(prefix="tpsrl-bench-train-") as tmp:
