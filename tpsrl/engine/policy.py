@@ -248,7 +248,7 @@ class ActorCritic(nn.Module):
         if not self.traceable():
             raise RuntimeError("traced_act before the observation statistics exist (see `traceable`)")
         keys = tuple(obs)
-        step = _ActStep(self, keys).eval()
+        step = _ActStep(self, keys)
         device = self.log_std.device
         cuda = [device.index or 0] if device.type == "cuda" else []
         # fork_rng: tracing runs the call once; its draw must not shift the random stream of the run
