@@ -51,3 +51,9 @@ def test_train_bench_json_reads_training_and_the_workers_against_the_sim_limit(
     assert res["train_over_sim_limit"] == pytest.approx(res["train_sps"] / res["sim_sps_limit"])
     assert res["workers_only_over_sim_limit"] == pytest.approx(res["workers_only_sps"] / res["sim_sps_limit"])
     assert res["train_sps"] > 0 and res["workers_only_sps"] > 0
+    # The trainer thread's CPU during collection: positive, and no more than the wall time it spans.
+    assert 0 < res["collect_main_cpu_ms_per_step"]
+    assert 0 < res["collect_main_busy"] <= 1.05
+    assert res["collect_main_busy"] == pytest.approx(
+        res["collect_main_cpu_ms_per_step"] * res["train_collect_sps"] / 1e3
+    )

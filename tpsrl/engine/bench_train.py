@@ -106,14 +106,28 @@ def run_training(
     timed = result.history[1:]
     collect = sum(m["time/collect_s"] for m in timed)
     learn = sum(m["time/learn_s"] for m in timed)
+    collect_cpu = sum(m["time/collect_cpu_s"] for m in timed)
     steps = t * n * len(timed)
     return {
         "train_sps": steps / (collect + learn),
         "train_collect_sps": steps / collect,
         "learn_s_per_update": learn / len(timed),
         "learn_fraction": learn / (collect + learn),
+        "collect_main_cpu_ms_per_step": 1e3 * collect_cpu / steps,
+        "collect_main_busy": collect_cpu / collect,
         "inference_batch": steps / sum(m["collect/inference_calls"] for m in timed),
     }
+
+
+def cpu_budget(res: dict[str, Any], cores: int, steps_per_update: int) -> str:
+    """Where the CPU time of one env step goes (ms of core time), for the first policy preset: at 0.5 of
+    the sim limit, everything that is not the simulator must fit in the simulator's own share."""
+    sim = 1e3 * cores / res["sim_sps_limit"]
+    protocol = 1e3 * cores / res["workers_only_sps"] - sim
+    learn = 1e3 * res["learn_s_per_update"] / steps_per_update
+    return (f"per env step, ms of core time: simulator {sim:.3f}, worker protocol {protocol:.3f}, trainer "
+            f"thread in collection {res['collect_main_cpu_ms_per_step']:.3f}, learning {learn:.3f} of wall time (one "
+            f"thread while the workers wait: {cores} x that in core time); at 0.5 of the sim limit all but the simulator must fit in {sim:.3f}")
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -166,13 +180,16 @@ def main(argv: list[str]) -> int:
         r["train_over_sim_limit"] = r["train_sps"] / sim
         print(f"{'train ' + policy:<12}{r['train_sps']:>10.0f} steps/s   = {r['train_over_sim_limit']:.2f} of the sim "
               f"limit (collect only {r['train_collect_sps']:.0f}; learning {r['learn_s_per_update']:.2f} s/update, "
-              f"{r['learn_fraction']:.0%} of the time; mean inference batch {r['inference_batch']:.1f})")  # fmt: skip
+              f"{r['learn_fraction']:.0%} of the time; mean inference batch {r['inference_batch']:.1f}; trainer thread "
+              f"{r['collect_main_cpu_ms_per_step']:.3f} ms CPU per collected step, busy "
+              f"{r['collect_main_busy']:.0%} of collection)")  # fmt: skip
         res.update({f"{k}_{policy}": v for k, v in r.items()})
         if i == 0:
             res.update(r, policy=policy)
     print(
         f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']} (target >= 0.5)"
     )
+    print(cpu_budget(res, args.cores, args.rollout_steps * args.num_envs))
     if args.json:
         print(json.dumps(res))
     return 0

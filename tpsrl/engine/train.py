@@ -208,13 +208,13 @@ class Trainer:
 
     def step(self, stop: StopFlag) -> dict[str, Any] | None:
         """One update: collect a rollout, learn from it. Returns its metrics, or None if stopped."""
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         rollout = self.collector.collect(stop)
         if rollout is None:
             return None
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.thread_time()
         metrics = self.learner.update(rollout, self.counters.updates, self.total_updates)
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.thread_time()
         c = self.counters
         c.updates += 1
         c.env_steps += self.steps_per_update
@@ -224,6 +224,7 @@ class Trainer:
         metrics.update({
             "update": c.updates, "env_steps": c.env_steps, "episodes": c.episodes,
             "time/collect_s": t1 - t0, "time/learn_s": t2 - t1,
+            "time/collect_cpu_s": c1 - c0, "time/learn_cpu_s": c2 - c1,
             "sps/total": self.steps_per_update / (t2 - t0), "sps/collect": self.steps_per_update / (t1 - t0),
             "collect/inference_calls": s.inference_calls, "collect/carried_in": s.carried_in,
             "collect/carried_out": s.carried_out, "collect/min_env_steps": s.min_env_steps,
