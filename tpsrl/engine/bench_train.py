@@ -125,9 +125,12 @@ def cpu_budget(res: dict[str, Any], cores: int, steps_per_update: int) -> str:
     sim = 1e3 * cores / res["sim_sps_limit"]
     protocol = 1e3 * cores / res["workers_only_sps"] - sim
     learn = 1e3 * res["learn_s_per_update"] / steps_per_update
-    return (f"per env step, ms of core time: simulator {sim:.3f}, worker protocol {protocol:.3f}, trainer "
-            f"thread in collection {res['collect_main_cpu_ms_per_step']:.3f}, learning {learn:.3f} of wall time (one "
-            f"thread while the workers wait: {cores} x that in core time); at 0.5 of the sim limit all but the simulator must fit in {sim:.3f}")
+    main = res["collect_main_cpu_ms_per_step"]
+    return (
+        f"per env step, ms of core time: simulator {sim:.3f}, worker protocol {protocol:.3f}, trainer thread "
+        f"in collection {main:.3f}, learning {learn:.3f} of wall time (one thread while the workers wait: "
+        f"{cores} x that in core time); at 0.5 of the sim limit all but the simulator must fit in {sim:.3f}"
+    )
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
