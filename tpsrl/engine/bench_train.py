@@ -119,9 +119,10 @@ def run_training(
     }
 
 
-def cpu_budget(res: dict[str, Any], cores: int, steps_per_update: int) -> str:
+def cpu_budget(res: dict[str, Any]) -> str:
     """Where the CPU time of one env step goes (ms of core time), for the first policy preset: at 0.5 of
     the sim limit, everything that is not the simulator must fit in the simulator's own share."""
+    cores, steps_per_update = res["cores"], res["rollout_steps"] * res["num_envs"]
     sim = 1e3 * cores / res["sim_sps_limit"]
     protocol = 1e3 * cores / res["workers_only_sps"] - sim
     learn = 1e3 * res["learn_s_per_update"] / steps_per_update
@@ -192,7 +193,7 @@ def main(argv: list[str]) -> int:
     print(
         f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']} (target >= 0.5)"
     )
-    print(cpu_budget(res, args.cores, args.rollout_steps * args.num_envs))
+    print(cpu_budget(res))
     if args.json:
         print(json.dumps(res))
     return 0
