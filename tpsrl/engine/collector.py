@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 import numpy as np
@@ -30,6 +31,9 @@ from tpsrl.engine.buffer import Rollout, RolloutBuffer
 from tpsrl.engine.envs import EnvFactory
 from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.workers import STEPPED, Command, EnvPool, ProcessPool, Reply, SerialPool, command, decode
+
+if TYPE_CHECKING:
+    from tpsrl.engine.acting import ActingCollector
 
 MODES = ("ver", "nover", "sync")
 
@@ -56,6 +60,15 @@ class EngineConfig:
     trace_acting: bool = True
     """ver/nover/sync: act through `ActorCritic.traced_act` (TorchScript) once the observation statistics
     exist: the same numbers at about half the cost of an eager call for the CPU presets; false: eager."""
+    act_in_workers: bool = False
+    """ver: each worker process acts for its own environments with a copy of the policy and writes whole
+    steps to shared memory (`acting.py`): no message per step and no trainer thread in the step loop.
+    Same rollout rule (T x N steps in all, no per-env quota); min_batch, max_batch and batch_wait_ms do
+    not apply (a worker acts for its envs in one batch). For CPU policies with one worker per core."""
+    overlap_learning: bool = False
+    """With act_in_workers: the workers collect the next rollout while the learner updates, acting with
+    the weights they have; new weights reach them at the start of the next collection (one update of
+    policy lag, like habitat-baselines' VER `overlap_rollouts_and_learn`)."""
     importance_weight_max: float = 1.0
     """Truncation of VER's importance weights (T + 1) / steps of the env."""
     serial: bool = False
@@ -335,8 +348,14 @@ def build_pool(cfg: EngineConfig, factories: Sequence[EnvFactory], spec: shm.Shm
 
 def build_collector(cfg: EngineConfig, factories: Sequence[EnvFactory], policy: ActorCritic,
                     obs_space: gym.spaces.Dict, action_space: gym.spaces.Box, device: torch.device,
-                    seed: int, gamma: float, lam: float) -> Collector:  # fmt: skip
+                    seed: int, gamma: float, lam: float) -> Collector | ActingCollector:  # fmt: skip
     """All the wiring of collection in one place: shared memory spec, workers, buffer, collector."""
+    if cfg.act_in_workers:
+        from tpsrl.engine.acting import ActingCollector
+
+        return ActingCollector(
+            cfg, list(factories), policy, obs_space, action_space, device, seed, gamma, lam
+        )
     spec = shm.step_spec(obs_space, action_space)
     pool = build_pool(cfg, factories, spec)
     return Collector(cfg, pool, policy, obs_space, action_space, device, seed, gamma, lam)

@@ -107,6 +107,11 @@ def validate(cfg: TrainConfig) -> None:
     _check(
         e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)"
     )
+    if e.act_in_workers:
+        _check(e.mode == "ver", "engine.mode", e.mode, "ver with engine.act_in_workers=true")
+        _check(not e.serial, "engine.serial", e.serial, "false with engine.act_in_workers=true (workers act)")
+    _check(not e.overlap_learning or e.act_in_workers, "engine.overlap_learning", e.overlap_learning,
+           "false unless engine.act_in_workers=true")  # fmt: skip
     _check(e.importance_weight_max > 0, "engine.importance_weight_max", e.importance_weight_max, "> 0")
     methods = mp.get_all_start_methods()
     _check(e.start_method in methods, "engine.start_method", e.start_method, " | ".join(methods))
@@ -237,6 +242,8 @@ RESUMABLE_CHANGES = (
     "run.",
     "engine.serial",
     "engine.trace_acting",
+    "engine.act_in_workers",
+    "engine.overlap_learning",
     "engine.envs_per_worker",
     "engine.start_method",
     "engine.step_timeout_s",

@@ -23,6 +23,7 @@ import torch
 
 from tpsrl.config import config_dir
 from tpsrl.engine import checkpoint as ckpt
+from tpsrl.engine.acting import ActingCollector
 from tpsrl.engine.collector import Collector, build_collector
 from tpsrl.engine.config import (
     RESUMABLE_CHANGES,
@@ -172,7 +173,7 @@ class Trainer:
         self.total_updates = -(-cfg.run.total_steps // steps)
         # Fresh env seeds per (re)start so a resumed run does not replay the episodes it has seen.
         env_seed = cfg.run.seed * 1_000_003 + self.counters.updates * 7919
-        self.collector: Collector = build_collector(
+        self.collector: Collector | ActingCollector = build_collector(
             cfg.engine, factories, self.policy, obs_space, action_space, self.device, env_seed,
             cfg.ppo.gamma, cfg.ppo.gae_lambda,
         )  # fmt: skip

@@ -42,6 +42,7 @@ class Command(IntEnum):
     RESET = 1  # payload: int64 seed; reset, write obs
     STEP = 2  # read action from shm, step, auto-reset at episode end, write results
     CLOSE = 3  # close the envs and exit
+    COLLECT = 4  # acting workers (`acting.py`): step and act until the rollout's step count is reached
 
 
 class Reply(IntEnum):
@@ -52,6 +53,7 @@ class Reply(IntEnum):
     EPISODE_END = 3  # step results written (obs is the reset obs); payload: pickled EpisodeInfo dict
     ERROR = 4  # payload: utf-8 traceback; the worker exits after sending it
     CLOSED = 5
+    ROLLOUT_DONE = 6  # acting workers: rows written; payload: pickled summary (rows, episodes, calls)
 
 
 STEPPED = bytes([Reply.STEPPED])
@@ -151,7 +153,7 @@ def decode(index: int, reply: bytes) -> tuple[Reply, Any]:
     kind = Reply(reply[0])
     if kind is Reply.ERROR:
         raise WorkerError(index, reply[1:].decode(errors="replace"))
-    return kind, pickle.loads(reply[1:]) if kind is Reply.EPISODE_END else None
+    return kind, pickle.loads(reply[1:]) if kind in (Reply.EPISODE_END, Reply.ROLLOUT_DONE) else None
 
 
 def command(cmd: Command, seed: int | None = None) -> bytes:
@@ -251,8 +253,10 @@ def _worker_loop(runners: dict[int, EnvRunner], first: int, conn: mpc.Connection
 
 
 def worker_main(envs: range, factories: Sequence[EnvFactory], conn: mpc.Connection, records: mpc.Connection,
-                block: Any, spec: shm.ShmSpec, n: int) -> None:  # fmt: skip
-    """Entry point of a worker process stepping `envs` (built from `factories`, one per env)."""
+                block: Any, spec: shm.ShmSpec, n: int, acting: Any = None, worker: int = 0,
+                workers: int = 1) -> None:  # fmt: skip
+    """Entry point of a worker process stepping `envs` (built from `factories`, one per env); with
+    `acting` (an `acting.ActingShared`) it also chooses their actions (`engine.act_in_workers`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle; it closes us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the trainer's stop handler (inherited with fork)
     views = shm.views(block, spec, n)
@@ -263,7 +267,18 @@ def worker_main(envs: range, factories: Sequence[EnvFactory], conn: mpc.Connecti
         except Exception:
             conn.send_bytes(_ENV.pack(env) + _error_reply())
             return
-    _worker_loop(runners, envs.start, conn, records.fileno())
+    if acting is None:
+        _worker_loop(runners, envs.start, conn, records.fileno())
+        return
+    try:
+        acting.serve(runners, worker, workers, conn)
+    except (EOFError, OSError):  # trainer went away
+        return
+    except Exception:
+        try:
+            conn.send_bytes(_ENV.pack(envs.start) + _error_reply())
+        except (BrokenPipeError, OSError):
+            pass
 
 
 class ProcessPool:
@@ -271,7 +286,7 @@ class ProcessPool:
     process-liveness checks so that a dead or stuck worker is reported, never waited on forever."""
 
     def __init__(self, factories: Sequence[EnvFactory], spec: shm.ShmSpec, start_method: str, timeout_s: float,
-                 start_timeout_s: float = 300.0, *, envs_per_worker: int = 1) -> None:  # fmt: skip
+                 start_timeout_s: float = 300.0, *, envs_per_worker: int = 1, acting: Any = None) -> None:  # fmt: skip
         self.num_envs = num_envs = len(factories)
         self.timeout_s, self.start_timeout_s = timeout_s, start_timeout_s
         self.groups = worker_groups(num_envs, envs_per_worker)
@@ -291,7 +306,8 @@ class ProcessPool:
         self.procs: list[Any] = []
         for w, envs in enumerate(self.groups):
             parent, child = ctx.Pipe()
-            args = (envs, [factories[e] for e in envs], child, records_w, block, spec, num_envs)
+            args = (envs, [factories[e] for e in envs], child, records_w, block, spec, num_envs, acting, w,
+                    len(self.groups))  # fmt: skip
             proc = ctx.Process(target=worker_main, args=args, daemon=True, name=f"env-worker-{w}")
             proc.start()
             child.close()

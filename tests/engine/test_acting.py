@@ -1,0 +1,106 @@
+"""Acting in the workers (`engine.act_in_workers`): the rows they write are the steps `ver` would record
+(chronological per env, rewards aligned, behaviour log-probs and values reproducible, truncations
+bootstrapped), both variants learn, and misuse and failures are reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from tests.engine.conftest import tiny_config
+from tests.engine.test_learning import THRESHOLD, late_return
+from tests.engine.toy_envs import counter, counter7, crash
+from tpsrl.engine.acting import ActingCollector
+from tpsrl.engine.collector import EngineConfig
+from tpsrl.engine.config import ConfigError, validate
+from tpsrl.engine.envs import probe_spaces
+from tpsrl.engine.minibatch import pack
+from tpsrl.engine.policy import ActorCritic, PolicyConfig
+from tpsrl.engine.synthetic import PointTargetFactory
+from tpsrl.engine.train import train
+from tpsrl.engine.workers import WorkerError
+
+
+def make(n: int = 4, t: int = 8, per_worker: int = 2, **engine: object) -> ActingCollector:
+    obs_space, act = probe_spaces(counter7)
+    torch.manual_seed(0)
+    policy = ActorCritic(obs_space, 1, PolicyConfig(hidden_size=8, mlp_hidden=8))  # LSTM: states matter
+    cfg = EngineConfig(num_envs=n, rollout_steps=t, envs_per_worker=per_worker, act_in_workers=True,
+                       step_timeout_s=30.0, **engine)  # type: ignore[arg-type]  # fmt: skip
+    return ActingCollector(cfg, [counter7] * n, policy, obs_space, act, torch.device("cpu"), 0, 0.9, 0.8)
+
+
+def test_workers_write_the_steps_ver_would_record() -> None:
+    c = make()
+    try:
+        for _ in range(3):
+            r = c.collect()
+            assert r is not None
+            b, n = r.buffer, r.buffer.size
+            assert n == len(r.slots) == 32
+            assert torch.bincount(b.env[:n], minlength=4).sum() == 32
+            obs, reward = b.obs["obs"][:n, 0], b.reward[:n]
+            assert torch.equal(reward, obs + 1)  # CounterEnv: reward t + 1 for the step from obs t
+            for e in range(4):
+                rows = torch.nonzero(b.env[:n] == e).squeeze(1)
+                for a, z in zip(rows[:-1].tolist(), rows[1:].tolist(), strict=True):
+                    if b.truncated[a]:
+                        assert obs[z] == 0 and b.episode_start[z]
+                    else:
+                        assert obs[z] == obs[a] + 1 and not b.episode_start[z]
+                        assert torch.equal(b.prev_action[z], b.action[a].clamp(-1, 1))
+            starts = torch.nonzero(b.episode_start[:n]).squeeze(1)
+            assert bool((b.state[starts] == 0).all()) and bool((b.prev_action[starts] == 0).all())
+            assert len(r.episodes) == int(b.truncated[:n].sum()) > 0
+            # the workers acted with the published weights: stored states reproduce log-probs and values
+            mb = pack(r.sequences)
+            s = mb.slots
+            lp, v = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask,
+                                      mb.lengths, b.state[mb.starts])  # fmt: skip
+            assert torch.allclose(lp, b.log_prob[s], atol=1e-5) and torch.allclose(v, b.value[s], atol=1e-5)
+            for slot in torch.nonzero(b.truncated[:n]).squeeze(1).tolist():  # bootstrapped from the final obs
+                _, _, _, after = c.policy.act({"obs": b.obs["obs"][slot : slot + 1]}, b.prev_action[slot : slot + 1],
+                                              b.state[slot : slot + 1], deterministic=True)  # fmt: skip
+                final = c.policy.value(
+                    {"obs": torch.tensor([[7.0]])}, b.action[slot : slot + 1].clamp(-1, 1), after
+                )
+                assert torch.allclose(final, b.truncation_value[slot : slot + 1], atol=1e-5)
+            with torch.no_grad():  # a learning step: the next rollout must use the new weights
+                c.policy.actor.bias.add_(0.5)
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_acting_in_workers_learns_point_target(tmp_path: Path, overlap: bool) -> None:
+    cfg = tiny_config(tmp_path, serial=False, total_steps=19_200)
+    cfg.engine.act_in_workers, cfg.engine.overlap_learning, cfg.engine.envs_per_worker = True, overlap, 2
+    h = train(cfg, PointTargetFactory()).history
+    assert late_return(h) > THRESHOLD, [round(m.get("episode/return", 0), 2) for m in h]
+    assert late_return(h) > late_return(h[:4], 4) + 0.1
+    assert late_return(h, key="episode/final_distance") < 0.2
+    assert all(m["collect/min_env_steps"] + m["collect/max_env_steps"] > 0 for m in h)
+
+
+@pytest.mark.parametrize(
+    ("engine", "field"),
+    [({"mode": "sync", "serial": False}, "engine.mode"), ({"serial": True}, "engine.serial"),
+     ({"act_in_workers": False, "overlap_learning": True}, "engine.overlap_learning")],
+)  # fmt: skip
+def test_misuse_names_the_field(tmp_path: Path, engine: dict, field: str) -> None:
+    cfg = tiny_config(tmp_path)
+    cfg.engine.act_in_workers = True
+    for k, v in engine.items():
+        setattr(cfg.engine, k, v)
+    with pytest.raises(ConfigError, match=field):
+        validate(cfg)
+
+
+def test_a_raising_env_stops_the_run_with_its_traceback(tmp_path: Path) -> None:
+    cfg = tiny_config(tmp_path, serial=False, total_steps=10_000)
+    cfg.engine.num_envs, cfg.engine.act_in_workers = 2, True
+    with pytest.raises(WorkerError) as err:
+        train(cfg, [counter, crash])
+    assert err.value.index == 1 and "boom from CrashEnv" in str(err.value)
