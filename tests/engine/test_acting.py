@@ -23,17 +23,23 @@ from tpsrl.engine.train import train
 from tpsrl.engine.workers import WorkerError
 
 
-def make(n: int = 4, t: int = 8, per_worker: int = 2, **engine: object) -> ActingCollector:
+def make(
+    n: int = 4, t: int = 8, per_worker: int = 2, kind: str = "lstm", **engine: object
+) -> ActingCollector:
     obs_space, act = probe_spaces(counter7)
     torch.manual_seed(0)
-    policy = ActorCritic(obs_space, 1, PolicyConfig(hidden_size=8, mlp_hidden=8))  # LSTM: states matter
+    policy = ActorCritic(
+        obs_space, 1, PolicyConfig(kind=kind, hidden_size=8, mlp_hidden=8, separate_critic=True)
+    )
+    policy.update_obs_stats({"obs": torch.arange(8.0)[:, None]})  # the MLP then acts in numpy, normalised
     cfg = EngineConfig(num_envs=n, rollout_steps=t, envs_per_worker=per_worker, act_in_workers=True,
                        step_timeout_s=30.0, **engine)  # type: ignore[arg-type]  # fmt: skip
     return ActingCollector(cfg, [counter7] * n, policy, obs_space, act, torch.device("cpu"), 0, 0.9, 0.8)
 
 
-def test_workers_write_the_steps_ver_would_record() -> None:
-    c = make()
+@pytest.mark.parametrize("kind", ["lstm", "mlp"])  # LSTM: recurrent states; MLP: `NumpyActing`
+def test_workers_write_the_steps_ver_would_record(kind: str) -> None:
+    c = make(kind=kind)
     try:
         for _ in range(3):
             r = c.collect()

@@ -45,9 +45,14 @@ def test_train_bench_json_reads_training_and_the_workers_against_the_sim_limit(
         "1",
         "--policy",
         "mlp",
+        "--engines",
+        "trainer,overlap",
     ]
     assert bench_train.main([*argv, "--json"]) == 0
     res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert res["engine"] == "trainer" and res["train_sps_mlp"] == res["train_sps"]
+    assert res["train_sps_mlp_overlap"] > 0  # the workers act and collect while the learner learns
+    assert res["collect_main_cpu_ms_per_step_mlp_overlap"] < res["collect_main_cpu_ms_per_step"]
     assert res["train_over_sim_limit"] == pytest.approx(res["train_sps"] / res["sim_sps_limit"])
     assert res["workers_only_over_sim_limit"] == pytest.approx(res["workers_only_sps"] / res["sim_sps_limit"])
     assert res["train_sps"] > 0 and res["workers_only_sps"] > 0
@@ -57,3 +62,11 @@ def test_train_bench_json_reads_training_and_the_workers_against_the_sim_limit(
     assert res["collect_main_busy"] == pytest.approx(
         res["collect_main_cpu_ms_per_step"] * res["train_collect_sps"] / 1e3
     )
+
+
+def test_train_bench_rejects_an_unknown_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    from tpsrl.engine import bench_train
+
+    with pytest.raises(SystemExit):
+        bench_train.main(["--engines", "workers,gpu"])
+    assert "--engines: unknown gpu" in capsys.readouterr().err

@@ -143,3 +143,32 @@ def test_traced_acting_matches_eager_and_follows_in_place_updates(kind: str, sep
     other.update_obs_stats({k: v - 2 for k, v in _obs(20).items()})
     pol.load_state_dict(other.state_dict())  # a checkpoint loaded into the same modules
     check()
+
+
+@pytest.mark.parametrize(("separate", "activation", "norm"), [(True, "tanh", True), (False, "relu", False)])
+def test_numpy_acting_gives_the_torch_policy_numbers(separate: bool, activation: str, norm: bool) -> None:
+    from tpsrl.engine.policy import NumpyActing
+
+    obs_space = gym.spaces.Dict({k: s for k, s in space().spaces.items() if k != "head_depth"})
+    torch.manual_seed(0)
+    pol = ActorCritic(obs_space, 3, PolicyConfig(kind="mlp", mlp_hidden=16, separate_critic=separate,
+                                                 activation=activation, normalize_obs=norm, init_log_std=-0.5))  # fmt: skip
+    assert not ActorCritic(space(), 3, PolicyConfig(kind="mlp")).numpy_actable()
+    rng = np.random.default_rng(0)
+    batch = {k: np.stack([s.sample() for _ in range(6)]) * 3 for k, s in obs_space.spaces.items()}
+    t_obs = {k: torch.from_numpy(x) for k, x in batch.items()}
+    pol.update_obs_stats(t_obs)  # statistics, then a PopArt update and a log-std change move the outputs
+    pol.update_value_stats(torch.tensor([5.0, -3.0, 10.0]))
+    with torch.no_grad():
+        pol.log_std.add_(torch.tensor([0.1, -0.2, 0.3]))
+    fast = NumpyActing(pol, rng)
+    mean, _, value, _ = pol.act(t_obs, torch.zeros(6, 3), torch.zeros(6, 0), deterministic=True)
+    a0, lp0, v0 = fast.act(batch, deterministic=True)
+    np.testing.assert_allclose(a0, mean.numpy(), atol=1e-5)
+    np.testing.assert_allclose(v0, value.numpy(), atol=1e-4)
+    action, log_prob, value2 = fast.act(batch)  # sampled: the log-prob is the torch policy's of that action
+    lp, _ = pol.evaluate(t_obs, torch.zeros(6, 3), torch.from_numpy(action), torch.ones(1, 6, dtype=torch.bool),
+                         torch.ones(6, dtype=torch.long), torch.zeros(6, 0))  # fmt: skip
+    np.testing.assert_allclose(log_prob, lp.detach().numpy(), atol=1e-4)
+    np.testing.assert_allclose(value2, v0)
+    assert not np.allclose(action, a0)

@@ -36,7 +36,7 @@ from tpsrl.engine import shm
 from tpsrl.engine.buffer import Rollout, RolloutBuffer
 from tpsrl.engine.collector import CollectStats, EngineConfig
 from tpsrl.engine.envs import EnvFactory
-from tpsrl.engine.policy import ActorCritic, PolicyConfig
+from tpsrl.engine.policy import ActorCritic, NumpyActing, PolicyConfig
 from tpsrl.engine.workers import Command, EnvRunner, ProcessPool, Reply, command, decode, worker_groups
 
 _STEP = bytes([Command.STEP])
@@ -135,6 +135,8 @@ class WorkerActor:
         self.episode_start = np.ones(k, bool)
         self.version = -1
         self._traced: Callable[..., tuple[torch.Tensor, ...]] | None = None
+        self.rng = np.random.default_rng(shared.torch_seed + worker)
+        self.fast = NumpyActing(self.policy, self.rng) if self.policy.numpy_actable() else None
 
     def serve(self, conn: Any) -> None:
         first = int(self.envs[0])
@@ -161,14 +163,21 @@ class WorkerActor:
             return
         load_flat_state(self.policy, flat)
         self.version = v
+        if self.fast is not None:
+            self.fast = NumpyActing(self.policy, self.rng)
 
-    def _act(self, obs: dict[str, torch.Tensor], prev: torch.Tensor,
-             state: torch.Tensor) -> tuple[torch.Tensor, ...]:  # fmt: skip
-        if self._traced is None and self.shared.trace and self.policy.traceable():
-            self._traced = self.policy.traced_act(obs, prev, state)
-        if self._traced is not None:
-            return self._traced(obs, prev, state)
-        return self.policy.act(obs, prev, state)
+    def _act(self, obs: dict[str, np.ndarray], prev: np.ndarray,
+             state: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
+        """action, log_prob, value, next state (numpy) for a batch of this worker's envs."""
+        if self.fast is not None:
+            return *self.fast.act(obs), state
+        t_obs = {k: torch.from_numpy(x) for k, x in obs.items()}
+        t_prev, t_state = torch.from_numpy(prev), torch.from_numpy(state)
+        with torch.inference_mode():
+            if self._traced is None and self.shared.trace and self.policy.traceable():
+                self._traced = self.policy.traced_act(t_obs, t_prev, t_state)
+            act = self._traced or self.policy.act
+            return tuple(x.numpy() for x in act(t_obs, t_prev, t_state))
 
     def _inputs(self, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         keep = ~self.episode_start[sel]
@@ -176,10 +185,12 @@ class WorkerActor:
         return self.prev_action[sel] * keep[:, None], state * keep.reshape(-1, *[1] * (state.ndim - 1))
 
     def _value(self, prefix: str, sel: np.ndarray, prev: np.ndarray, state: np.ndarray) -> np.ndarray:
-        obs = {k: torch.from_numpy(self.views[f"{prefix}/{k}"][self.envs[sel]]) for k in self.keys}
+        obs = {k: self.views[f"{prefix}/{k}"][self.envs[sel]] for k in self.keys}
+        if self.fast is not None:
+            return self.fast.act(obs, deterministic=True)[2]
+        t_obs = {k: torch.from_numpy(x) for k, x in obs.items()}
         with torch.inference_mode():
-            value = self.policy.act(obs, torch.from_numpy(prev), torch.from_numpy(state), True)[2]
-        return value.numpy()
+            return self.policy.act(t_obs, torch.from_numpy(prev), torch.from_numpy(state), True)[2].numpy()
 
     def _claim(self) -> int:
         """Steps this worker may take next (0: the rollout is full)."""
@@ -200,20 +211,12 @@ class WorkerActor:
             envs, r = self.envs[sel], slice(at, at + take)
             prev, state = self._inputs(sel)
             obs = {k: views[f"obs/{k}"][envs] for k in self.keys}
-            with torch.inference_mode():
-                t_obs = {k: torch.from_numpy(x) for k, x in obs.items()}
-                action, log_prob, value, next_state = self._act(
-                    t_obs, torch.from_numpy(prev), torch.from_numpy(state)
-                )
-            a = action.numpy()
+            a, log_prob, value, ns = self._act(obs, prev, state)
             for k, x in obs.items():
                 rows[f"obs/{k}"][r] = x
-            rows["prev_action"][r], rows["state"][r], rows["episode_start"][r] = (
-                prev,
-                state,
-                self.episode_start[sel],
-            )
-            rows["action"][r], rows["log_prob"][r], rows["value"][r] = a, log_prob.numpy(), value.numpy()
+            rows["prev_action"][r], rows["state"][r] = prev, state
+            rows["episode_start"][r] = self.episode_start[sel]
+            rows["action"][r], rows["log_prob"][r], rows["value"][r] = a, log_prob, value
             rows["env"][r] = envs
             views["action"][envs] = a
             for e in envs.tolist():
@@ -223,12 +226,9 @@ class WorkerActor:
                     if kind is Reply.EPISODE_END:
                         episodes.append(payload)
             terminated, truncated = views["terminated"][envs], views["truncated"][envs]
-            rows["reward"][r], rows["terminated"][r], rows["truncated"][r] = (
-                views["reward"][envs],
-                terminated,
-                truncated,
-            )
-            clipped, ns = np.clip(a, self.low, self.high), next_state.numpy()
+            rows["reward"][r] = views["reward"][envs]
+            rows["terminated"][r], rows["truncated"][r] = terminated, truncated
+            clipped = np.clip(a, self.low, self.high)
             cut = truncated & ~terminated
             rows["truncation_value"][r] = 0.0
             if cut.any():

@@ -5,9 +5,11 @@ side in one run on the same cores.
   actions and nothing else (no policy, no trainer), started together; the sum of their steps/s;
 - train: the real training loop (`train`, engine `ver`) on the same envs, once per policy preset in
   `--policy` (default `mlp,cpu`: the feed-forward preset meant for state observations, then the
-  recurrent CPU preset); env steps / (collection + learning) time over the timed updates (the first
-  update, worker start-up included, is not timed). The headline keys (`train_sps`,
-  `train_over_sim_limit`) are the first preset's; every preset also gets `train_sps_<preset>`, ...
+  recurrent CPU preset) and per way of acting in `--engines` (`ENGINES`: the trainer thread acts, the
+  workers act, the workers act and collect while the learner learns); env steps / (collection +
+  learning) time over the timed updates (the first update, worker start-up included, is not timed).
+  The headline keys (`train_sps`, `train_over_sim_limit`) are the first preset's with the first engine;
+  every run also gets `train_sps_<preset>` (the `trainer` engine) or `train_sps_<preset>_<engine>`, ...
 
 The env is the registered `pick` skill task when `skills.registry` has it (state observations, no depth),
 else the simulator's free task. Simulator and skill modules are imported lazily, inside functions:
@@ -32,6 +34,12 @@ from tpsrl.engine.envs import EnvFactory
 from tpsrl.engine.workers import worker_groups
 
 SKILL_REGISTRY = "skills.registry:TASKS"
+
+ENGINES = {
+    "trainer": [],  # the trainer thread acts for dynamic batches of ready envs (`collector.py`)
+    "workers": ["engine.act_in_workers=true"],  # each worker acts for its own envs (`acting.py`)
+    "overlap": ["engine.act_in_workers=true", "engine.overlap_learning=true"],  # and collects while learning
+}
 
 
 def task_available(task: str) -> bool:
@@ -90,9 +98,10 @@ def run_sim_only(
 
 
 def run_training(
-    factory: EnvFactory, args: argparse.Namespace, policy: str, run_dir: Path
+    factory: EnvFactory, args: argparse.Namespace, policy: str, engine: str, run_dir: Path
 ) -> dict[str, float]:
-    """Trains `args.updates + 1` updates with the `policy` preset; figures over all but the first."""
+    """Trains `args.updates + 1` updates with the `policy` preset and the `engine` way of acting
+    (`ENGINES`); figures over all but the first."""
     from tpsrl.engine.train import compose_config, train
 
     t, n = args.rollout_steps, args.num_envs
@@ -100,7 +109,7 @@ def run_training(
         f"policy={policy}", f"engine.num_envs={n}", f"engine.envs_per_worker={args.envs_per_worker}",
         f"engine.rollout_steps={t}", f"run.total_steps={(args.updates + 1) * t * n}", f"run.dir={run_dir}",
         "run.wandb=disabled", "run.progress=false", "run.checkpoint_every=1000000000", f"run.seed={args.seed}",
-        "run.torch_threads=1", *args.override,
+        "run.torch_threads=1", *ENGINES[engine], *args.override,
     ]  # fmt: skip
     result = train(compose_config(overrides), factory)
     timed = result.history[1:]
@@ -119,14 +128,15 @@ def run_training(
     }
 
 
-def cpu_budget(res: dict[str, Any]) -> str:
-    """Where the CPU time of one env step goes (ms of core time), for the first policy preset: at 0.5 of
-    the sim limit, everything that is not the simulator must fit in the simulator's own share."""
+def cpu_budget(res: dict[str, Any], policy: str) -> str:
+    """Where the CPU time of one env step goes (ms of core time) when the trainer thread acts, for the
+    `policy` preset: at 0.5 of the sim limit, everything that is not the simulator must fit in the
+    simulator's own share."""
     cores, steps_per_update = res["cores"], res["rollout_steps"] * res["num_envs"]
     sim = 1e3 * cores / res["sim_sps_limit"]
     protocol = 1e3 * cores / res["workers_only_sps"] - sim
-    learn = 1e3 * res["learn_s_per_update"] / steps_per_update
-    main = res["collect_main_cpu_ms_per_step"]
+    learn = 1e3 * res[f"learn_s_per_update_{policy}"] / steps_per_update
+    main = res[f"collect_main_cpu_ms_per_step_{policy}"]
     return (
         f"per env step, ms of core time: simulator {sim:.3f}, worker protocol {protocol:.3f}, trainer thread "
         f"in collection {main:.3f}, learning {learn:.3f} of wall time (one thread while the workers wait: "
@@ -149,6 +159,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         "--sim-seconds", type=float, default=0.0, help="sim-only duration; 0: 10 with --quick, else 30"
     )
     p.add_argument("--policy", default="mlp,cpu", help="policy presets (configs/policy), comma-separated")
+    p.add_argument(
+        "--engines",
+        default="workers,overlap,trainer",
+        help=f"ways of acting, comma-separated: {', '.join(ENGINES)}",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--override", nargs="*", default=[], help="extra Hydra overrides for training")
     args = p.parse_args(argv)
@@ -158,6 +173,10 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     args.updates = args.updates or (3 if args.quick else 8)
     args.sim_seconds = args.sim_seconds or (10.0 if args.quick else 30.0)
     args.cores = cores
+    args.engines = args.engines.split(",")
+    unknown = [e for e in args.engines if e not in ENGINES]
+    if unknown:
+        p.error(f"--engines: unknown {', '.join(unknown)}; accepted: {', '.join(ENGINES)}")
     return args
 
 
@@ -167,7 +186,7 @@ def main(argv: list[str]) -> int:
     workers = len(worker_groups(args.num_envs, args.envs_per_worker))
     print(f"training-throughput benchmark: task {label}, state observations, N={args.num_envs} envs in "
           f"{workers} processes ({args.envs_per_worker} per process) on {args.cores} cores, T={args.rollout_steps}, "
-          f"policy={args.policy}, {args.updates} timed updates")  # fmt: skip
+          f"policy={args.policy}, engines {','.join(args.engines)}, {args.updates} timed updates")  # fmt: skip
     sim = run_sim_only(factory, args.num_envs, args.envs_per_worker, args.sim_seconds, args.seed)
     print(f"{'sim only':<12}{sim:>10.0f} steps/s   ({workers} processes stepping random actions, no policy)")
     pool = run_pool_only([factory] * args.num_envs, args.sim_seconds, args.seed, args.envs_per_worker)
@@ -178,22 +197,25 @@ def main(argv: list[str]) -> int:
         "worker_processes": workers, "cores": args.cores, "rollout_steps": args.rollout_steps,
         "workers_only_sps": pool, "workers_only_over_sim_limit": pool / sim,
     }  # fmt: skip
-    for i, policy in enumerate(args.policy.split(",")):
+    runs = [(policy, engine) for policy in args.policy.split(",") for engine in args.engines]
+    for i, (policy, engine) in enumerate(runs):
         with tempfile.TemporaryDirectory(prefix="tpsrl-bench-train-") as tmp:
-            r = run_training(factory, args, policy, Path(tmp) / "run")
+            r = run_training(factory, args, policy, engine, Path(tmp) / "run")
         r["train_over_sim_limit"] = r["train_sps"] / sim
-        print(f"{'train ' + policy:<12}{r['train_sps']:>10.0f} steps/s   = {r['train_over_sim_limit']:.2f} of the sim "
+        name = policy if engine == "trainer" else f"{policy}_{engine}"
+        print(f"{'train ' + name:<20}{r['train_sps']:>8.0f} steps/s   = {r['train_over_sim_limit']:.2f} of the sim "
               f"limit (collect only {r['train_collect_sps']:.0f}; learning {r['learn_s_per_update']:.2f} s/update, "
               f"{r['learn_fraction']:.0%} of the time; mean inference batch {r['inference_batch']:.1f}; trainer thread "
               f"{r['collect_main_cpu_ms_per_step']:.3f} ms CPU per collected step, busy "
               f"{r['collect_main_busy']:.0%} of collection)")  # fmt: skip
-        res.update({f"{k}_{policy}": v for k, v in r.items()})
+        res.update({f"{k}_{name}": v for k, v in r.items()})
         if i == 0:
-            res.update(r, policy=policy)
-    print(
-        f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']} (target >= 0.5)"
-    )
-    print(cpu_budget(res))
+            res.update(r, policy=policy, engine=engine)
+    print(f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']}, engine "
+          f"{res['engine']} (target >= 0.5)")  # fmt: skip
+    first = args.policy.split(",")[0]
+    if f"train_sps_{first}" in res:
+        print(cpu_budget(res, first))
     if args.json:
         print(json.dumps(res))
     return 0

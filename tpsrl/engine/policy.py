@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import gymnasium as gym
+import numpy as np
 import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
@@ -154,6 +155,74 @@ class _ActStep(nn.Module):
         return self.policy._act(dict(zip(self.keys, obs, strict=True)), prev_action, state)
 
 
+_NUMPY_ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+
+
+class NumpyActing:
+    """`ActorCritic.act` of a feed-forward policy on vector observations, in numpy, from a snapshot of its
+    weights and statistics (take a new one after they change): about 30 numpy calls instead of about 65
+    torch calls, several times cheaper for one worker's few environments on a CPU. The same numbers as
+    `act` given the same noise (`act(..., noise=...)`); the noise comes from a numpy generator."""
+
+    def __init__(self, policy: ActorCritic, rng: np.random.Generator) -> None:
+        if not policy.numpy_actable():
+            raise ValueError("NumpyActing needs policy.kind=mlp and vector observations only")
+        self.rng = rng
+        enc = policy.actor_body.encoder
+        self.keys = enc.vector_keys
+        self.sizes = [math.prod(policy.obs_space_shapes[k]) for k in self.keys]
+        norms = [policy.obs_norm[k] for k in self.keys] if policy.obs_norm else []
+        self.norm: tuple[np.ndarray, np.ndarray, float] | None = None
+        if norms and all(n.ready for n in norms):
+            mean = np.concatenate([n.mean.detach().cpu().numpy() for n in norms]).astype(np.float32)
+            inv = np.concatenate([n._inv_std.detach().cpu().numpy() for n in norms]).astype(np.float32)
+            self.norm = (mean, inv, norms[0].clip)
+        self.activation = _NUMPY_ACTIVATIONS[policy.cfg.activation]
+
+        def layers(body: Body) -> list[tuple[np.ndarray, np.ndarray]]:
+            linears = [m for m in body.encoder.mlp.modules() if isinstance(m, nn.Linear)]  # type: ignore[union-attr]
+            return [
+                (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
+                for m in linears
+            ]
+
+        def head(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+            return layer.weight.detach().cpu().numpy().T.copy(), layer.bias.detach().cpu().numpy().copy()
+
+        self.actor_layers, self.actor = layers(policy.actor_body), head(policy.actor)
+        self.critic_layers = layers(policy.critic_body) if policy.critic_body is not None else None
+        self.critic = head(policy.critic)
+        self.log_std = policy.log_std.detach().cpu().numpy().copy()
+        self.std = np.exp(self.log_std)
+        self.log_prob_const = float(self.log_std.sum() + 0.5 * math.log(2 * math.pi) * len(self.log_std))
+        vn = policy.value_norm
+        self.value_scale = (float(vn.std), float(vn.mean)) if vn is not None else (1.0, 0.0)
+
+    def _features(self, x: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        for w, b in layers:
+            x = self.activation(x @ w + b)
+        return x
+
+    def act(self, obs: dict[str, np.ndarray], noise: np.ndarray | None = None,
+            deterministic: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+        """`{key: [B, *shape]}` raw observations -> action `[B, A]`, log_prob `[B]`, value `[B]` (float32)."""
+        b = len(obs[self.keys[0]])
+        x = np.concatenate([obs[k].reshape(b, -1) for k in self.keys], axis=1, dtype=np.float32)
+        if self.norm is not None:
+            mean, inv, clip = self.norm
+            x = np.clip((x - mean) * inv, -clip, clip)
+        h = self._features(x, self.actor_layers)
+        mu = h @ self.actor[0] + self.actor[1]
+        if noise is None:
+            noise = np.zeros_like(mu) if deterministic else self.rng.standard_normal(mu.shape, np.float32)
+        action = mu + noise * self.std
+        log_prob = -0.5 * np.square(noise).sum(-1) - self.log_prob_const
+        if self.critic_layers is not None:
+            h = self._features(x, self.critic_layers)
+        value = (h @ self.critic[0] + self.critic[1])[:, 0] * self.value_scale[0] + self.value_scale[1]
+        return action.astype(np.float32), log_prob.astype(np.float32), value.astype(np.float32)
+
+
 class ActorCritic(nn.Module):
     """The policy and value function shared by all collection modes."""
 
@@ -162,6 +231,7 @@ class ActorCritic(nn.Module):
         _check(cfg)
         self.cfg, self.action_dim = cfg, action_dim
         self.obs_keys = tuple(obs_space.spaces)
+        self.obs_space_shapes = {k: tuple(s.shape) for k, s in obs_space.spaces.items()}
         vector_keys = sorted(k for k, s in obs_space.spaces.items() if not is_image(s))
         self.obs_norm = nn.ModuleDict(
             {k: RunningMeanStd(math.prod(obs_space[k].shape)) for k in vector_keys}
@@ -231,6 +301,10 @@ class ActorCritic(nn.Module):
             action `[B, A]`, log_prob `[B]`, value `[B]` (in return units), next state.
         """
         return self._act(obs, prev_action, state, deterministic)
+
+    def numpy_actable(self) -> bool:
+        """Whether `NumpyActing` can stand in for `act`: a feed-forward policy on vector observations."""
+        return self.cfg.kind == "mlp" and not self.actor_body.encoder.image_keys
 
     def traceable(self) -> bool:
         """Whether `traced_act` may be built now: every observation normaliser has statistics (before its

@@ -70,7 +70,12 @@ class PPO:
 
     def __init__(self, policy: ActorCritic, cfg: PPOConfig, device: torch.device, seed: int) -> None:
         self.policy, self.cfg, self.device = policy, cfg, device
-        self.optimizer = torch.optim.Adam(policy.parameters(), lr=cfg.lr, eps=cfg.adam_eps)
+        # fused: one kernel for all parameters (on a CPU about a third of the non-fused step's cost, ~13% of
+        # a learning phase for the CPU presets); a resumed run keeps the implementation it was saved with
+        self.optimizer = torch.optim.Adam(
+            policy.parameters(), lr=cfg.lr, eps=cfg.adam_eps, fused=device.type in ("cpu", "cuda")
+        )
+        self.params = list(policy.parameters())  # walking the modules per minibatch costs ~5% of learning
         self.log_entropy_coef = torch.tensor(math.log(cfg.entropy_coef_init))
         self.generator = torch.Generator().manual_seed(seed)
 
@@ -131,7 +136,7 @@ class PPO:
                     break
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
-                grad_norm = nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm)
+                grad_norm = nn.utils.clip_grad_norm_(self.params, cfg.max_grad_norm)
                 self.optimizer.step()
                 self.log_entropy_coef = entropy_coef_step(
                     self.log_entropy_coef, parts["entropy"].detach().cpu(), cfg.entropy_target,
