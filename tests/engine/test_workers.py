@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import gymnasium as gym
@@ -139,3 +140,22 @@ def test_training_run_stops_cleanly_when_a_worker_crashes(tmp_path) -> None:
     assert err.value.index == 1 and "boom from CrashEnv" in str(err.value)
     assert (tmp_path / "run" / "checkpoints" / ckpt.LATEST).exists()
     assert time.monotonic() - t0 < 30
+
+
+def test_envs_per_worker_zero_means_one_process_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tpsrl.engine.workers import worker_groups
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    groups = worker_groups(16, 0)
+    assert [len(g) for g in groups] == [6, 6, 4] and [e for g in groups for e in g] == list(range(16))
+    assert [len(g) for g in worker_groups(16, 5)] == [5, 5, 5, 1]
+
+
+def test_negative_envs_per_worker_names_the_field(tmp_path) -> None:
+    from tests.engine.conftest import tiny_config
+    from tpsrl.engine.config import ConfigError, validate
+
+    cfg = tiny_config(tmp_path)
+    cfg.engine.envs_per_worker = -1
+    with pytest.raises(ConfigError, match="engine.envs_per_worker=-1"):
+        validate(cfg)

@@ -93,7 +93,7 @@ class ActingShared:
     weight_size: int
     lock: Any
     env_seed: int
-    torch_seed: int
+    act_seed: int
     trace: bool
 
     def views(self, workers: int) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
@@ -117,7 +117,7 @@ class WorkerActor:
         self, shared: ActingShared, runners: dict[int, EnvRunner], worker: int, workers: int
     ) -> None:
         torch.set_num_threads(1)
-        torch.manual_seed(shared.torch_seed + worker)
+        torch.manual_seed(shared.act_seed + worker)
         self.shared, self.runners = shared, runners
         self.envs = np.array(sorted(runners), np.int64)  # global indices
         self.rows, self.tail, self.weights, self.control = shared.views(workers)
@@ -135,7 +135,7 @@ class WorkerActor:
         self.episode_start = np.ones(k, bool)
         self.version = -1
         self._traced: Callable[..., tuple[torch.Tensor, ...]] | None = None
-        self.rng = np.random.default_rng(shared.torch_seed + worker)
+        self.rng = np.random.default_rng(shared.act_seed + worker)
         self.fast = NumpyActing(self.policy, self.rng) if self.policy.numpy_actable() else None
 
     def serve(self, conn: Any) -> None:
@@ -267,7 +267,7 @@ class ActingCollector:
             obs_space, action_space, policy.cfg, policy.state_shape(), n, t * n,
             rows_block=shm.allocate(spec, self.workers * t * n, ctx), tail_block=ctx.RawArray("f", n),
             weights_block=ctx.RawArray("d", weight_size), control_block=ctx.RawArray("q", 3),
-            weight_size=weight_size, lock=ctx.Lock(), env_seed=seed, torch_seed=seed + 104_729,
+            weight_size=weight_size, lock=ctx.Lock(), env_seed=seed, act_seed=seed + 104_729,
             trace=cfg.trace_acting,
         )  # fmt: skip
         self.rows, self.tail, self.weights, self.control = self.shared.views(self.workers)

@@ -48,7 +48,8 @@ class EngineConfig:
     """N, the number of environments."""
     envs_per_worker: int = 1
     """Environments stepped by one worker process (one after the other); fewer processes than cores wastes
-    none, more than cores costs context switches. 1 suits envs that wait (I/O, sleep, GPU)."""
+    none, more than cores costs context switches. 1 suits envs that wait (I/O, sleep, GPU); 0: one
+    process per core (ceil(num_envs / cores) envs each), the choice with act_in_workers."""
     rollout_steps: int = 128
     """T; every rollout holds T x N steps."""
     min_batch: int = 1

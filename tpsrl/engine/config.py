@@ -103,7 +103,8 @@ def validate(cfg: TrainConfig) -> None:
         e.max_batch == 0 or e.min_batch <= e.max_batch <= e.num_envs,
         "engine.max_batch", e.max_batch, f"0 (= num_envs) or engine.min_batch .. engine.num_envs ({e.num_envs})",
     )  # fmt: skip
-    _check(e.envs_per_worker >= 1, "engine.envs_per_worker", e.envs_per_worker, "an integer >= 1")
+    _check(e.envs_per_worker >= 0, "engine.envs_per_worker", e.envs_per_worker,
+           "an integer >= 1, or 0 (one worker process per core)")  # fmt: skip
     _check(
         e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)"
     )

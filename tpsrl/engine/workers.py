@@ -164,8 +164,9 @@ def command(cmd: Command, seed: int | None = None) -> bytes:
 
 
 def worker_groups(num_envs: int, envs_per_worker: int) -> list[range]:
-    """The envs of each worker process: consecutive blocks of `envs_per_worker` (the last may be short)."""
-    k = max(1, envs_per_worker)
+    """The envs of each worker process: consecutive blocks of `envs_per_worker` (the last may be short);
+    0: one process per core this process may run on (`ceil(num_envs / cores)` envs each)."""
+    k = envs_per_worker if envs_per_worker > 0 else -(-num_envs // len(os.sched_getaffinity(0)))
     return [range(s, min(num_envs, s + k)) for s in range(0, num_envs, k)]
 
 
