@@ -110,3 +110,31 @@ def test_a_raising_env_stops_the_run_with_its_traceback(tmp_path: Path) -> None:
     with pytest.raises(WorkerError) as err:
         train(cfg, [counter, crash])
     assert err.value.index == 1 and "boom from CrashEnv" in str(err.value)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "mlp"])
+def test_a_lagged_rollout_is_clipped_around_the_learner_and_weighted_by_the_lag(kind: str) -> None:
+    from tpsrl.engine.ppo import PPO, PPOConfig
+
+    c = make(kind=kind, overlap_learning=True)
+    try:
+        r = c.collect()
+    finally:
+        c.close()
+    assert r is not None and r.lagged
+    b, s = r.buffer, r.slots
+    lp_now, _ = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s],
+                                  torch.ones(1, len(s), dtype=torch.bool), torch.ones(len(s), dtype=torch.long),
+                                  b.state[s]) if kind == "mlp" else (None, None)  # fmt: skip
+    behaviour = b.log_prob.clone()
+    b.log_prob[s] += torch.where(torch.arange(len(s)) % 2 == 0, 0.3, -0.3)  # as if acted by other weights
+    old, weights = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
+    assert torch.allclose(old[s], behaviour[s], atol=1e-5)  # the learner's own log-probs (unchanged weights)
+    if lp_now is not None:
+        assert torch.allclose(old[s], lp_now.detach(), atol=1e-5)
+    expected = r.weights[s] * torch.exp(behaviour[s] - b.log_prob[s]).clamp(max=1.0)
+    assert torch.allclose(weights[s], expected, atol=1e-5)
+    assert bool((weights[s][::2] < r.weights[s][::2]).all()) and torch.equal(weights[s][1::2], r.weights[s][1::2])
+    r.lagged = False
+    old, weights = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
+    assert old is b.log_prob and weights is r.weights

@@ -335,8 +335,10 @@ class ActingCollector:
             min_env_steps=int(steps.min()), max_env_steps=int(steps.max()),
         )  # fmt: skip
         tail = torch.from_numpy(self.tail.copy())
-        return buf.finish(tail, self.gamma, self.lam, self.cfg.num_envs, self.cfg.rollout_steps,
-                          self.cfg.importance_weight_max, episodes)  # fmt: skip
+        rollout = buf.finish(tail, self.gamma, self.lam, self.cfg.num_envs, self.cfg.rollout_steps,
+                             self.cfg.importance_weight_max, episodes)  # fmt: skip
+        rollout.lagged = self.cfg.overlap_learning
+        return rollout
 
     def close(self) -> None:
         with self.shared.lock:  # workers mid-rollout stop at their next claim

@@ -54,6 +54,7 @@ class Rollout:
     weights: Tensor  # [C] importance weights
     sequences: list[Tensor]  # K sequences of slots
     episodes: list[dict]  # episodes that ended in this rollout (see workers.EnvRunner._step)
+    lagged: bool = False  # acted (in part) by weights older than the learner's (overlapped learning)
 
 
 _ROWS = ("prev_action", "action", "state", "log_prob", "value", "reward", "truncation_value", "env",

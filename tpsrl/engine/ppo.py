@@ -15,7 +15,7 @@ from tpsrl.engine.buffer import Rollout
 from tpsrl.engine.entropy import cosine_lr, entropy_coef_step
 from tpsrl.engine.gae import normalize
 from tpsrl.engine.losses import ppo_losses
-from tpsrl.engine.minibatch import Packed, flat_minibatches, minibatches
+from tpsrl.engine.minibatch import Packed, flat_minibatches, minibatches, pack
 from tpsrl.engine.policy import ActorCritic
 
 
@@ -88,11 +88,9 @@ class PPO:
             return self.cfg.lr
         return cosine_lr(self.cfg.lr, update, total_updates)
 
-    def _minibatch_loss(
-        self, rollout: Rollout, mb: Packed, advantages: Tensor, targets: Tensor
-    ) -> tuple[Tensor, dict[str, Tensor]]:
+    def _evaluate(self, rollout: Rollout, mb: Packed) -> tuple[Tensor, Tensor]:
         buf, slots, dev = rollout.buffer, mb.slots, self.device
-        log_probs, values = self.policy.evaluate(
+        return self.policy.evaluate(
             {k: x[slots].to(dev) for k, x in buf.obs.items()},
             buf.prev_action[slots].to(dev),
             buf.action[slots].to(dev),
@@ -100,13 +98,20 @@ class PPO:
             mb.lengths,
             buf.state[mb.starts].to(dev),
         )
+
+    def _minibatch_loss(
+        self, rollout: Rollout, mb: Packed, old_log_probs: Tensor, weights: Tensor, advantages: Tensor,
+        targets: Tensor,
+    ) -> tuple[Tensor, dict[str, Tensor]]:  # fmt: skip
+        slots, dev = mb.slots, self.device
+        log_probs, values = self._evaluate(rollout, mb)
         losses = ppo_losses(
             log_probs,
-            buf.log_prob[slots].to(dev),
+            old_log_probs[slots].to(dev),
             advantages[slots].to(dev),
             values,
             targets[slots].to(dev),
-            rollout.weights[slots].to(dev),
+            weights[slots].to(dev),
             self.cfg.clip,
         )
         entropy = self.policy.entropy()
@@ -125,12 +130,13 @@ class PPO:
             advantages[rollout.slots] = normalize(advantages[rollout.slots])
         self.policy.update_value_stats(rollout.returns[rollout.slots])
         targets = self.policy.value_target(rollout.returns)
+        old_log_probs, weights = self._anchor(rollout)
         sums: dict[str, float] = defaultdict(float)
         count, stopped = 0, False
         self.policy.train()
         for _ in range(cfg.epochs):
             for mb in self._minibatches(rollout):
-                loss, parts = self._minibatch_loss(rollout, mb, advantages, targets)
+                loss, parts = self._minibatch_loss(rollout, mb, old_log_probs, weights, advantages, targets)
                 if cfg.target_kl > 0 and float(parts["approx_kl"]) > 1.5 * cfg.target_kl:
                     stopped = True
                     break
@@ -157,6 +163,29 @@ class PPO:
             out.update({"learn/return_mean": float(self.policy.value_norm.mean),
                         "learn/return_std": float(self.policy.value_norm.std)})  # fmt: skip
         return out
+
+    def _anchor(self, rollout: Rollout) -> tuple[Tensor, Tensor]:
+        """The log-probs the ratio is clipped around, and the per-step weights.
+
+        Normally the behaviour log-probs stored at collection and VER's weights. A rollout acted by older
+        weights (`rollout.lagged`: overlapped learning) is learned with the decoupled objective of Hilton
+        et al. (2022, "Batch size-invariance for policy optimization"): the ratio is taken to the policy
+        as it is before this update (the proximal policy, so the clip bounds this update's step, not the
+        lag), and each step is weighted by pi_prox / pi_behaviour, truncated at 1 (V-trace's rho-bar)."""
+        buf = rollout.buffer
+        if not rollout.lagged:
+            return buf.log_prob, rollout.weights
+        if self.policy.recurrent:
+            everything = pack(rollout.sequences)
+        else:
+            everything = Packed(rollout.slots[None], torch.ones(len(rollout.slots), dtype=torch.long))
+        with torch.no_grad():
+            prox = self._evaluate(rollout, everything)[0].cpu()
+        slots = everything.slots
+        old_log_probs, weights = buf.log_prob.clone(), rollout.weights.clone()
+        old_log_probs[slots] = prox
+        weights[slots] *= torch.exp(prox - buf.log_prob[slots]).clamp(max=1.0)
+        return old_log_probs, weights
 
     def _minibatches(self, rollout: Rollout) -> list[Packed]:
         cfg = self.cfg
