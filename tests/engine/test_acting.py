@@ -92,7 +92,7 @@ def test_acting_in_workers_learns_point_target(tmp_path: Path, overlap: bool) ->
 
 @pytest.mark.parametrize(
     ("engine", "field"),
-    [({"mode": "sync", "serial": False}, "engine.mode"), ({"serial": True}, "engine.serial"),
+    [({"mode": "sync", "serial": False}, "engine.mode"), ({"mode": "nover", "serial": False}, "engine.mode"),
      ({"act_in_workers": False, "overlap_learning": True}, "engine.overlap_learning")],
 )  # fmt: skip
 def test_misuse_names_the_field(tmp_path: Path, engine: dict, field: str) -> None:
@@ -102,6 +102,13 @@ def test_misuse_names_the_field(tmp_path: Path, engine: dict, field: str) -> Non
         setattr(cfg.engine, k, v)
     with pytest.raises(ConfigError, match=field):
         validate(cfg)
+
+
+def test_serial_runs_ignore_acting_in_workers(tmp_path: Path) -> None:
+    cfg = tiny_config(tmp_path, serial=True, total_steps=256)
+    cfg.engine.act_in_workers = True  # as the skill presets set it; serial has no workers to act in
+    validate(cfg)
+    assert train(cfg, PointTargetFactory()).counters.env_steps == 256
 
 
 def test_a_raising_env_stops_the_run_with_its_traceback(tmp_path: Path) -> None:
@@ -134,7 +141,9 @@ def test_a_lagged_rollout_is_clipped_around_the_learner_and_weighted_by_the_lag(
         assert torch.allclose(old[s], lp_now.detach(), atol=1e-5)
     expected = r.weights[s] * torch.exp(behaviour[s] - b.log_prob[s]).clamp(max=1.0)
     assert torch.allclose(weights[s], expected, atol=1e-5)
-    assert bool((weights[s][::2] < r.weights[s][::2]).all()) and torch.equal(weights[s][1::2], r.weights[s][1::2])
+    assert bool((weights[s][::2] < r.weights[s][::2]).all()) and torch.equal(
+        weights[s][1::2], r.weights[s][1::2]
+    )
     r.lagged = False
     old, weights = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
     assert old is b.log_prob and weights is r.weights

@@ -65,7 +65,8 @@ class EngineConfig:
     """ver: each worker process acts for its own environments with a copy of the policy and writes whole
     steps to shared memory (`acting.py`): no message per step and no trainer thread in the step loop.
     Same rollout rule (T x N steps in all, no per-env quota); min_batch, max_batch and batch_wait_ms do
-    not apply (a worker acts for its envs in one batch). For CPU policies with one worker per core."""
+    not apply (a worker acts for its envs in one batch). For CPU policies with one worker per core.
+    Ignored with serial (no worker processes)."""
     overlap_learning: bool = False
     """With act_in_workers: the workers collect the next rollout while the learner updates, acting with
     the weights they have; new weights reach them at the start of the next collection (one update of
@@ -351,7 +352,7 @@ def build_collector(cfg: EngineConfig, factories: Sequence[EnvFactory], policy: 
                     obs_space: gym.spaces.Dict, action_space: gym.spaces.Box, device: torch.device,
                     seed: int, gamma: float, lam: float) -> Collector | ActingCollector:  # fmt: skip
     """All the wiring of collection in one place: shared memory spec, workers, buffer, collector."""
-    if cfg.act_in_workers:
+    if cfg.act_in_workers and not cfg.serial:
         from tpsrl.engine.acting import ActingCollector
 
         return ActingCollector(

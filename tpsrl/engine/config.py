@@ -108,9 +108,9 @@ def validate(cfg: TrainConfig) -> None:
     _check(
         e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)"
     )
-    if e.act_in_workers:
-        _check(e.mode == "ver", "engine.mode", e.mode, "ver with engine.act_in_workers=true")
-        _check(not e.serial, "engine.serial", e.serial, "false with engine.act_in_workers=true (workers act)")
+    if e.act_in_workers and not e.serial:  # serial: no worker processes, the trainer acts
+        _check(e.mode == "ver", "engine.mode", e.mode,
+               "ver while engine.act_in_workers=true (add engine.act_in_workers=false for nover or sync)")  # fmt: skip
     _check(not e.overlap_learning or e.act_in_workers, "engine.overlap_learning", e.overlap_learning,
            "false unless engine.act_in_workers=true")  # fmt: skip
     _check(e.importance_weight_max > 0, "engine.importance_weight_max", e.importance_weight_max, "> 0")
