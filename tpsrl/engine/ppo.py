@@ -157,6 +157,8 @@ class PPO:
         # Observation statistics move after learning, so the ratios above compare the same inputs.
         self.policy.update_obs_stats({k: x[rollout.slots] for k, x in rollout.buffer.obs.items()})
         out = {k: x / max(1, count) for k, x in sums.items()}
+        if rollout.lagged:  # how far the acting weights were behind: mean truncated pi_prox / pi_behaviour
+            out["learn/lag_weight"] = float((weights[rollout.slots] / rollout.weights[rollout.slots]).mean())
         out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef, "learn/minibatches": float(count),
                     "learn/kl_stopped": float(stopped)})  # fmt: skip
         if self.policy.value_norm is not None:
