@@ -116,7 +116,7 @@ def test_mlp_policy_with_empty_state_collects_and_reproduces_log_probs() -> None
 
 
 def test_new_engine_fields_are_validated() -> None:
-    for field, value in (("envs_per_worker", 0), ("batch_wait_ms", -1.0)):
+    for field, value in (("envs_per_worker", -1), ("batch_wait_ms", -1.0)):
         cfg = TrainConfig()
         setattr(cfg.engine, field, value)
         with pytest.raises(ConfigError, match=f"engine.{field}"):
