@@ -78,6 +78,16 @@ def test_resume_refuses_changed_learning_fields(tmp_path: Path) -> None:
         train(cfg, PointTargetFactory())
 
 
+def test_resume_names_the_engine_fields_it_lets_change(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    cfg = tiny_config(tmp_path, total_steps=128)
+    train(cfg, PointTargetFactory())
+    cfg.run.resume, cfg.run.total_steps, cfg.engine.trace_acting = True, 256, not cfg.engine.trace_acting
+    train(cfg, PointTargetFactory())
+    err = capsys.readouterr().err
+    assert f"resuming with engine.trace_acting={cfg.engine.trace_acting!r}" in err
+    assert "run.total_steps" not in err
+
+
 def test_cli_trains_a_registered_gymnasium_env(tmp_path: Path) -> None:
     run_dir = tmp_path / "pendulum"
     cmd = [sys.executable, "-m", "skills.train", "env.id=Pendulum-v1", "engine.num_envs=2",

@@ -45,6 +45,14 @@ from tpsrl.engine.rundir import RunDirError as RunDirError  # re-exported: raise
 from tpsrl.engine.rundir import claim_run_dir, use_run_temp_dir
 
 
+def _leaf(config: dict[str, Any], dotted: str) -> Any:
+    """The value at a dotted name of a nested config dict (None where it is missing)."""
+    node: Any = config
+    for part in dotted.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
 @dataclass
 class TrainResult:
     """What a finished (or stopped) run leaves behind."""
@@ -180,11 +188,14 @@ class Trainer:
 
     def _restore(self) -> None:
         state = ckpt.load(self.run_dir / "checkpoints" / ckpt.LATEST, self.device)
-        changed = [
-            f
-            for f in changed_fields(state["config"], to_dict(self.cfg))
-            if not f.startswith(RESUMABLE_CHANGES)
-        ]
+        now = to_dict(self.cfg)
+        every = changed_fields(state["config"], now)
+        changed = [f for f in every if not f.startswith(RESUMABLE_CHANGES)]
+        for f in every:  # allowed, but a forgotten override on the command line should not pass unseen
+            if f in changed or f.startswith("run."):
+                continue
+            print(f"tpsrl-train: resuming with {f}={_leaf(now, f)!r} (the run had {_leaf(state['config'], f)!r})",
+                  file=sys.stderr)  # fmt: skip
         if changed:
             raise ConfigError(
                 f"run.resume=true but these fields differ from the run in {self.run_dir}: {', '.join(changed)}; "
