@@ -44,7 +44,8 @@ train-skills: $(BIN)/activate
 	  $(BIN)/tpsrl-train run.dir=$$d $$r "$$@"; $(BIN)/python -m skills.ship $$d --force; }; \
 	train nav_to_obj path skill=nav_to_obj; \
 	for s in $(SKILLS); do train $$s base skill=$$s; done; \
-	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=3000000; \
+	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 ppo.lr_schedule=constant \
+	  run.total_steps=3000000; \
 	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=1000000; \
 	i=runs/skills/pick/nobase_held.pt; test -f $$i || $(BIN)/python -m skills.warmstart --hold-grip runs/skills/pick/nobase $$i; \
 	train pick nobase_held skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.init_from=$$i \

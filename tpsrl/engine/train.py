@@ -192,7 +192,7 @@ class Trainer:
         every = changed_fields(state["config"], now)
         changed = [f for f in every if not f.startswith(RESUMABLE_CHANGES)]
         for f in every:  # allowed, but a forgotten override on the command line should not pass unseen
-            if f in changed or f.startswith("run."):
+            if f in changed or f.startswith("run.") or _leaf(state["config"], f) is None:  # None: newer field
                 continue
             print(f"tpsrl-train: resuming with {f}={_leaf(now, f)!r} (the run had {_leaf(state['config'], f)!r})",
                   file=sys.stderr)  # fmt: skip
