@@ -192,10 +192,12 @@ class Trainer:
         every = changed_fields(state["config"], now)
         changed = [f for f in every if not f.startswith(RESUMABLE_CHANGES)]
         for f in every:  # allowed, but a forgotten override on the command line should not pass unseen
-            if f in changed or f.startswith("run.") or _leaf(state["config"], f) is None:  # None: newer field
-                continue
-            print(f"tpsrl-train: resuming with {f}={_leaf(now, f)!r} (the run had {_leaf(state['config'], f)!r})",
-                  file=sys.stderr)  # fmt: skip
+            before = _leaf(state["config"], f)
+            if f not in changed and not f.startswith("run.") and before is not None:  # None: a newer field
+                print(
+                    f"tpsrl-train: resuming with {f}={_leaf(now, f)!r} (the run had {before!r})",
+                    file=sys.stderr,
+                )
         if changed:
             raise ConfigError(
                 f"run.resume=true but these fields differ from the run in {self.run_dir}: {', '.join(changed)}; "
