@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
         ("ppo", "clip", 1.5, "0 < clip < 1"),
         ("ppo", "entropy_coef_init", 2.0, "within"),
         ("ppo", "lr_schedule", "linear", "cosine | constant"),
+        ("ppo", "lr_decay_start", 1.0, "0 <= fraction < 1"),
         ("policy", "image_encoder", "vit", "cnn | resnet18"),
         ("run", "wandb", "maybe", "offline | online | disabled"),
     ],
@@ -86,6 +87,24 @@ def test_resume_names_the_engine_fields_it_lets_change(tmp_path: Path, capsys: p
     err = capsys.readouterr().err
     assert f"resuming with engine.trace_acting={cfg.engine.trace_acting!r}" in err
     assert "run.total_steps" not in err
+
+
+def test_resume_of_a_run_older_than_a_field(tmp_path: Path) -> None:
+    """A run saved before a field existed resumes while the field keeps its default (what the run did),
+    and is refused when it is set otherwise."""
+    import torch
+
+    cfg = tiny_config(tmp_path, total_steps=128)
+    train(cfg, PointTargetFactory())
+    path = Path(cfg.run.dir) / "checkpoints" / "latest.pt"
+    state = torch.load(path, weights_only=False)
+    del state["config"]["ppo"]["lr_decay_start"]  # as saved before the field was added
+    torch.save(state, path)
+    cfg.run.resume, cfg.run.total_steps = True, 256
+    assert train(cfg, PointTargetFactory()).counters.env_steps >= 256
+    cfg.ppo.lr_decay_start, cfg.run.total_steps = 0.5, 384
+    with pytest.raises(ConfigError, match="ppo.lr_decay_start"):
+        train(cfg, PointTargetFactory())
 
 
 def test_cli_trains_a_registered_gymnasium_env(tmp_path: Path) -> None:

@@ -91,6 +91,11 @@ def test_cosine_lr_and_gaussian_entropy() -> None:
     assert cosine_lr(1.0, 0, 10) == pytest.approx(1.0)
     assert cosine_lr(1.0, 5, 10) == pytest.approx(0.5)
     assert cosine_lr(1.0, 10, 10) == pytest.approx(0.0)
+    # held for the first 40% of 10 updates, then decayed over the other 6: halfway at update 7
+    assert cosine_lr(1.0, 4, 10, start=0.4) == pytest.approx(1.0)
+    assert cosine_lr(1.0, 7, 10, start=0.4) == pytest.approx(0.5)
+    assert cosine_lr(1.0, 10, 10, start=0.4) == pytest.approx(0.0)
+    assert cosine_lr(2.0, 2, 10, start=0.4) == pytest.approx(2.0)
     # one dimension, sigma = 1: 0.5 * ln(2 pi e) = 1.4189385
     assert gaussian_entropy(torch.zeros(1)).item() == pytest.approx(1.4189385, abs=1e-6)
     assert gaussian_entropy(torch.tensor([0.0, -1.0])).item() == pytest.approx(2 * 1.4189385 - 1.0, abs=1e-6)

@@ -120,6 +120,7 @@ def validate(cfg: TrainConfig) -> None:
     _check(e.start_timeout_s > 0, "engine.start_timeout_s", e.start_timeout_s, "> 0 seconds")
     _check(p.lr >= 0, "ppo.lr", p.lr, ">= 0")
     _check(p.lr_schedule in LR_SCHEDULES, "ppo.lr_schedule", p.lr_schedule, " | ".join(LR_SCHEDULES))
+    _check(0 <= p.lr_decay_start < 1, "ppo.lr_decay_start", p.lr_decay_start, "0 <= fraction < 1")
     _check(p.epochs >= 1, "ppo.epochs", p.epochs, "an integer >= 1")
     steps = e.rollout_steps * e.num_envs
     _check(

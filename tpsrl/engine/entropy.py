@@ -29,10 +29,11 @@ def entropy_coef_step(
     return new.clamp(math.log(bounds[0]), math.log(bounds[1]))
 
 
-def cosine_lr(base_lr: float, update: int, total_updates: int) -> float:
-    """Learning rate for update `update` (0-based) of `total_updates`: cosine decay from base_lr to 0."""
-    progress = min(1.0, update / max(1, total_updates))
-    return base_lr * 0.5 * (1.0 + math.cos(math.pi * progress))
+def cosine_lr(base_lr: float, update: int, total_updates: int, start: float = 0.0) -> float:
+    """Learning rate for update `update` (0-based) of `total_updates`: base_lr until the fraction `start`
+    of the updates, then cosine decay to 0 at the last."""
+    progress = (update / max(1, total_updates) - start) / (1.0 - start)
+    return base_lr * 0.5 * (1.0 + math.cos(math.pi * min(1.0, max(0.0, progress))))
 
 
 def gaussian_entropy(log_std: Tensor) -> Tensor:

@@ -28,6 +28,9 @@ class PPOConfig:
     """Adam learning rate at the start (paper: 2.5e-4)."""
     lr_schedule: str = "constant"
     """constant | cosine (decay to 0 over the run; the paper's)."""
+    lr_decay_start: float = 0.0
+    """With `cosine`: the fraction of the run the rate is held at `lr` before its decay (0: the paper's
+    decay over the whole run). For skills whose success comes late (see docs/results.md)."""
     adam_eps: float = 1e-5
     """Adam epsilon."""
     epochs: int = 10
@@ -86,7 +89,7 @@ class PPO:
     def lr_at(self, update: int, total_updates: int) -> float:
         if self.cfg.lr_schedule == "constant":
             return self.cfg.lr
-        return cosine_lr(self.cfg.lr, update, total_updates)
+        return cosine_lr(self.cfg.lr, update, total_updates, self.cfg.lr_decay_start)
 
     def _evaluate(self, rollout: Rollout, mb: Packed) -> tuple[Tensor, Tensor]:
         buf, slots, dev = rollout.buffer, mb.slots, self.device

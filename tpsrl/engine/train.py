@@ -188,8 +188,10 @@ class Trainer:
 
     def _restore(self) -> None:
         state = ckpt.load(self.run_dir / "checkpoints" / ckpt.LATEST, self.device)
-        now = to_dict(self.cfg)
-        every = changed_fields(state["config"], now)
+        now, defaults = to_dict(self.cfg), to_dict(TrainConfig())
+        # a field the run predates, at its default, is what the run did
+        every = [f for f in changed_fields(state["config"], now)
+                 if _leaf(state["config"], f) is not None or _leaf(now, f) != _leaf(defaults, f)]  # fmt: skip
         changed = [f for f in every if not f.startswith(RESUMABLE_CHANGES)]
         for f in every:  # allowed, but a forgotten override on the command line should not pass unseen
             before = _leaf(state["config"], f)
