@@ -22,7 +22,7 @@ from typing import Any
 
 import torch
 
-from evaluation.agent import HierarchicalAgent, make_episode_env
+from evaluation.agent import HierarchicalAgent, make_episode_env, saved_chain
 from evaluation.config import ConfigError, EvalConfig, parse_overrides
 from evaluation.episodes import episode_file
 from evaluation.metrics import EpisodeResult, summarize, summary_table
@@ -129,6 +129,10 @@ def run_directory(cfg: EvalConfig) -> Path:
                 raise RunDirError(
                     f"resume: {d} was run with {key}={saved.get(key)!r}, not {getattr(cfg, key)!r}"
                 )
+        ran = asdict(saved_chain(saved))
+        for key, value in asdict(cfg.chain).items():  # the finished episodes were chained this way
+            if ran[key] != value:
+                raise RunDirError(f"resume: {d} was run with chain.{key}={ran[key]!r}, not {value!r}")
         return d
     parent = Path(cfg.out_dir)
     parent.mkdir(parents=True, exist_ok=True)

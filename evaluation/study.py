@@ -23,6 +23,7 @@ from typing import Any
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from evaluation.agent import saved_chain
 from evaluation.config import ConfigError, EvalConfig
 from evaluation.episodes import scenario_names
 from evaluation.plot import plot_stages
@@ -122,7 +123,9 @@ def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, 
     if reused is not None:
         d, saved = reused
         keep = ("episodes", "seed", "episodes_file", "scripted", "checkpoints")
-        record, _ = evaluate(replace(base, resume=str(d), videos=0, **{k: saved[k] for k in keep}))
+        record, _ = evaluate(
+            replace(base, resume=str(d), videos=0, chain=saved_chain(saved), **{k: saved[k] for k in keep})
+        )
         record["agent"] = _label(agent, scenario, [x for x in saved["scripted"].split(",") if x])
         try:  # the throughput measured when it ran (written by tpsrl-eval), not this study's read-back
             ran = json.loads((d / "summary.json").read_text())

@@ -109,3 +109,27 @@ def test_a_retried_call_samples_its_actions():
         retry = any(t == target and s.failure for t, s in zip(targets[:k], r.skills[:k], strict=True))
         assert deterministic == (not retry), (k, target)
     assert not all(d for _, d in seen)  # some call was a retry
+
+
+@pytest.mark.parametrize("reapproach", [True, False])
+def test_a_retried_call_is_preceded_by_a_nav_to_its_entity(reapproach: bool):
+    """chain.reapproach_retries: a pick or place that repeats a failed one runs after a nav to the object
+    (pick) or goal (place) it needs the robot at; first calls follow the plan's own navs."""
+    spec = generate_episodes("tidy_house", 1, seed=0)[0]
+    cfg = AgentConfig(
+        skill_steps=3, nav_steps=3, reset_arm_steps=1, max_replans=3, reapproach_retries=reapproach
+    )
+    r = HierarchicalAgent("tp_spa", skill_sources("tp_spa"), cfg).run(
+        make_episode_env(), spec, "tidy_house", 0
+    )
+    retries = 0
+    for k, s in enumerate(r.skills):
+        if s.skill == "nav_to_obj" or not any(t.target == s.target and t.failure for t in r.skills[:k]):
+            continue
+        retries += 1
+        entity = (
+            s.target.split("(")[1].rstrip(")").split(", ")[-1]
+        )  # pick(obj) -> obj, place(obj, goal) -> goal
+        preceded = k > 0 and r.skills[k - 1].target == f"nav_to_obj({entity})"
+        assert preceded == reapproach, (k, s.target, [t.target for t in r.skills[: k + 1]])
+    assert retries >= 2

@@ -44,6 +44,24 @@ def test_interrupt_keeps_results_and_resume_runs_the_rest(tmp_path, monkeypatch)
                                       "scripted=pick,place"]))  # fmt: skip
 
 
+def test_resume_keeps_the_chain_settings_of_the_finished_episodes(tmp_path, monkeypatch):
+    """A resumed run chains its remaining episodes as its finished ones were; a run saved before a chain
+    field existed had that field's legacy value (chain.reapproach_retries: false)."""
+    monkeypatch.setattr(run, "_run_episode", lambda index, spec_json: _fake_result(index))
+    monkeypatch.setattr(run, "_init_worker", lambda cfg, d: None)
+    _, run_dir = run.evaluate(parse_overrides([*_args(tmp_path, 2), "chain.max_replans=3"]))
+    with pytest.raises(run.RunDirError, match="chain.max_replans=3"):
+        run.evaluate(parse_overrides([*_args(tmp_path, 3), f"resume={run_dir}"]))
+    saved = json.loads((run_dir / "config.json").read_text())
+    del saved["chain"]["reapproach_retries"]  # as written before the field existed
+    (run_dir / "config.json").write_text(json.dumps(saved))
+    with pytest.raises(run.RunDirError, match="chain.reapproach_retries=False"):
+        run.evaluate(parse_overrides([*_args(tmp_path, 3), f"resume={run_dir}", "chain.max_replans=3"]))
+    record, _ = run.evaluate(parse_overrides([*_args(tmp_path, 3), f"resume={run_dir}", "chain.max_replans=3",
+                                              "chain.reapproach_retries=false"]))  # fmt: skip
+    assert record["episodes"] == 3
+
+
 def _args(tmp_path, n):
     return [f"episodes={n}", "processes=1", f"out_dir={tmp_path}", "progress=false"]
 
