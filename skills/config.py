@@ -30,6 +30,7 @@ class SkillConfig:
         "near_furniture_prob": 0.0,
         "odometry": False,
         "path_compass": False,
+        "grip_init_mean": 0.0,
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -49,6 +50,11 @@ class SkillConfig:
     path_compass: bool = False
     """Adds goal_path_compass (distance and direction along the shortest path over the free floor to the
     goal, not a HAB sensor) to the observations (docs/skills.md)."""
+    grip_init_mean: float = 0.0
+    """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
+    HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
+    so a pick that grasps mostly drops the object again at once, and half the pick runs settled into that
+    (+2 grasp, -0.5 drop) instead of learning to hold (docs/results.md)."""
     observations: tuple[str, ...] | None = None
     """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0, and the
     sensors odometry and path_compass add)."""

@@ -98,7 +98,33 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
     if train_cfg.run.resume:
         meta = resume_meta(meta, train_cfg.run.dir)
     factory = env_factory(meta["skill"], **{k: v for k, v in skill.items() if k != "name"})
+    grip = float(meta["skill_config"].get("grip_init_mean", 0.0))
+    if grip:
+        if train_cfg.policy.init_action_mean:
+            raise ConfigError(
+                f"skill.grip_init_mean={grip} and policy.init_action_mean={list(train_cfg.policy.init_action_mean)} "
+                "both set the initial action; set one"
+            )
+        train_cfg.policy.init_action_mean = grip_mean(factory, grip)
     return train(train_cfg, env_factory=factory, meta=meta)
+
+
+def grip_mean(factory: Any, grip: float) -> list[float]:
+    """A per-dimension initial action mean: `grip` for the grip action of `factory`'s env, 0 elsewhere."""
+    from .policy import ActionLayout
+
+    env = factory()
+    try:
+        layout = ActionLayout.of(env)
+    finally:
+        env.close()
+    if "grip_action" not in layout.slices:
+        raise ConfigError(
+            f"skill.grip_init_mean={grip}: this skill has no grip action ({list(layout.slices)})"
+        )
+    mean = [0.0] * layout.size
+    mean[layout.slices["grip_action"]] = [grip]
+    return mean
 
 
 # Exit codes: 2 a bad config or run directory, 1 an environment failed, 128 + signal when stopped by

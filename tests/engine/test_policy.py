@@ -193,3 +193,15 @@ def test_numpy_acting_gives_the_torch_policy_numbers(separate: bool, activation:
     np.testing.assert_allclose(log_prob, lp.detach().numpy(), atol=1e-4)
     np.testing.assert_allclose(value2, v0)
     assert not np.allclose(action, a0)
+
+
+def test_init_action_mean_sets_the_initial_mean() -> None:
+    torch.manual_seed(0)
+    cfg = PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, init_action_mean=[0.0, 2.0, -1.0])
+    pol = ActorCritic(space(), 3, cfg)
+    mean = pol.act(_obs(64), torch.zeros(64, 3), torch.zeros(64, 0), deterministic=True)[0].mean(0)
+    assert torch.allclose(mean, torch.tensor([0.0, 2.0, -1.0]), atol=0.1)  # head weights start near 0
+    with pytest.raises(ValueError, match=r"policy.init_action_mean=\[1.0\] has 1 values"):
+        ActorCritic(
+            space(), 3, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, init_action_mean=[1.0])
+        )

@@ -203,3 +203,25 @@ def test_any_task_field_can_be_overridden_and_is_type_checked() -> None:
         _, skill = train_config(compose(["skill=pick", bad]))
         with pytest.raises(ValueError, match=f"skill.{field}"):
             skill_meta(skill)
+
+
+def test_grip_init_mean_starts_the_grip_closed(tmp_path: Path) -> None:
+    """skill.grip_init_mean sets the grip's initial mean action (the others stay 0) in a run from scratch,
+    is recorded, and the run resumes; a skill without a grip, or a second initial mean, is refused."""
+    torch.set_num_threads(1)
+    run_dir = tmp_path / "run"
+    args = ["skill=pick", "skill.grip_init_mean=2.0", f"run.dir={run_dir}", *TINY]
+    result = run(compose([*args, "run.total_steps=128"]))
+    data = ckpt.read(run_dir)
+    mean = data["config"]["policy"]["init_action_mean"]
+    assert mean == [0.0] * 7 + [2.0, 0.0, 0.0]  # arm 7, grip, base 2
+    assert data["meta"]["skill_config"]["grip_init_mean"] == 2.0
+    first = [m for m in result.history if "learn/lr" in m]
+    assert first  # it trained; the bias moved from 2.0 by at most a few Adam steps
+    assert abs(float(data["model"]["actor.bias"][7]) - 2.0) < 0.1
+    assert run(compose([*args, "run.resume=true"])).counters.env_steps == 256
+    with pytest.raises(ConfigError, match="skill.grip_init_mean=1.0: this skill has no grip"):
+        run(compose(["skill=nav_to_obj", "skill.grip_init_mean=1.0", f"run.dir={tmp_path / 'n'}", *TINY]))
+    with pytest.raises(ConfigError, match="both set the initial action"):
+        run(compose([*args[:2], f"run.dir={tmp_path / 'b'}", "policy.init_action_mean=[0,0,0,0,0,0,0,1,0,0]",
+                     *TINY]))  # fmt: skip

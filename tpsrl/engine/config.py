@@ -174,6 +174,8 @@ def _validate_more(cfg: TrainConfig) -> None:
     _check(p.entropy_coef_lr >= 0, "ppo.entropy_coef_lr", p.entropy_coef_lr, ">= 0 (0: a fixed coefficient)")
     _check(pol.image_features >= 1, "policy.image_features", pol.image_features, "an integer >= 1")
     _check(-20.0 <= pol.init_log_std <= 5.0, "policy.init_log_std", pol.init_log_std, "-20 .. 5")
+    _check(all(math.isfinite(float(x)) for x in pol.init_action_mean), "policy.init_action_mean",
+           list(pol.init_action_mean), "finite numbers, one per action dimension (empty: 0 everywhere)")  # fmt: skip
     _check(r.torch_threads >= 0, "run.torch_threads", r.torch_threads, "an integer >= 0 (0: torch's default)")
     _check(r.keep_every >= 0, "run.keep_every", r.keep_every, "an integer >= 0 (0: keep only latest.pt)")
     _check(r.seed >= 0, "run.seed", r.seed, "an integer >= 0")

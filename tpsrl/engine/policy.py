@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gymnasium as gym
 import numpy as np
@@ -60,6 +60,9 @@ class PolicyConfig:
     """Output features of each image encoder."""
     init_log_std: float = 0.0
     """Initial log standard deviation of every action dimension."""
+    init_action_mean: list[float] = field(default_factory=list)
+    """Initial mean action, one value per action dimension (the actor head's bias; its weights start near
+    0); empty: 0 everywhere. The skills set their grip from `skill.grip_init_mean`."""
 
 
 class LSTMCore(nn.Module):
@@ -242,6 +245,14 @@ class ActorCritic(nn.Module):
         self.critic_body = Body(obs_space, action_dim, cfg) if cfg.separate_critic else None
         critic_features = (self.critic_body or self.actor_body).out_features
         self.actor = _head(self.actor_body.out_features, action_dim, gain=0.01)
+        if cfg.init_action_mean:
+            if len(cfg.init_action_mean) != action_dim:
+                raise ValueError(
+                    f"policy.init_action_mean={list(cfg.init_action_mean)!r} has {len(cfg.init_action_mean)} "
+                    f"values; the action space has {action_dim} dimensions"
+                )
+            with torch.no_grad():
+                self.actor.bias.copy_(torch.tensor([float(x) for x in cfg.init_action_mean]))
         self.critic = _head(critic_features, 1, gain=1.0)
         self.value_norm = ValueNormalizer() if cfg.normalize_value else None
         self.log_std = nn.Parameter(torch.full((action_dim,), float(cfg.init_log_std)))

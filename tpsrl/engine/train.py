@@ -161,7 +161,10 @@ class Trainer:
         self.device = torch.device(cfg.run.device)
         obs_space, action_space = probe(factories[0])
         self.spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-        self.policy = ActorCritic(obs_space, action_space.shape[0], cfg.policy).to(self.device)
+        try:
+            self.policy = ActorCritic(obs_space, action_space.shape[0], cfg.policy).to(self.device)
+        except ValueError as e:  # a setting that depends on the env's spaces (policy.init_action_mean)
+            raise ConfigError(str(e)) from None
         self.learner = PPO(self.policy, cfg.ppo, self.device, cfg.run.seed)
         self.counters = ckpt.Counters()
         self.provenance: list[dict[str, Any]] = []
