@@ -46,9 +46,11 @@ train-skills: $(BIN)/activate
 	for s in $(SKILLS); do train $$s base skill=$$s; done; \
 	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 ppo.lr_schedule=constant \
 	  run.total_steps=3000000; \
-	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=1000000; \
+	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 skill.grip_init_mean=0.0 \
+	  run.total_steps=1000000; \
 	i=runs/skills/pick/nobase_held.pt; test -f $$i || $(BIN)/python -m skills.warmstart --hold-grip runs/skills/pick/nobase $$i; \
-	train pick nobase_held skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.init_from=$$i \
+	train pick nobase_held skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 skill.grip_init_mean=0.0 \
+	  run.init_from=$$i \
 	  run.total_steps=3000000
 
 # Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned

@@ -99,6 +99,20 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
         meta = resume_meta(meta, train_cfg.run.dir)
     factory = env_factory(meta["skill"], **{k: v for k, v in skill.items() if k != "name"})
     grip = float(meta["skill_config"].get("grip_init_mean", 0.0))
+    stored = _stored_meta(train_cfg.run.dir) if train_cfg.run.resume else None
+    if stored is not None and stored != meta:  # checked here: the engine would first name the policy
+        # field that grip_init_mean sets (policy.init_action_mean), not the skill field behind it
+        ran = (stored.get("skill_config") or {}).get(
+            "grip_init_mean", legacy_values(meta["skill"])["grip_init_mean"]
+        )
+        if stored.get("skill") == meta["skill"] and float(ran) != grip:
+            raise ConfigError(
+                f"run.resume=true but skill.grip_init_mean={grip} and the run in {train_cfg.run.dir} was "
+                f"started with {float(ran)}: pass skill.grip_init_mean={float(ran)}"
+            )
+        raise ConfigError(
+            f"run.resume=true but the run in {train_cfg.run.dir} was started with {stored}, not {meta}"
+        )
     if grip:
         if train_cfg.policy.init_action_mean:
             raise ConfigError(
@@ -107,6 +121,12 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
             )
         train_cfg.policy.init_action_mean = grip_mean(factory, grip)
     return train(train_cfg, env_factory=factory, meta=meta)
+
+
+def _stored_meta(run_dir: str | Path) -> dict[str, Any] | None:
+    """The meta of the run in `run_dir`; None: no checkpoint there."""
+    path = Path(run_dir) / "checkpoints" / ckpt.LATEST
+    return (ckpt.load(path, "cpu").get("meta") or {}) if path.is_file() else None
 
 
 def grip_mean(factory: Any, grip: float) -> list[float]:

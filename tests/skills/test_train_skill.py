@@ -220,6 +220,12 @@ def test_grip_init_mean_starts_the_grip_closed(tmp_path: Path) -> None:
     assert first  # it trained; the bias moved from 2.0 by at most a few Adam steps
     assert abs(float(data["model"]["actor.bias"][7]) - 2.0) < 0.1
     assert run(compose([*args, "run.resume=true"])).counters.env_steps == 256
+    with pytest.raises(ConfigError, match=r"skill.grip_init_mean=0.0 and the run .* started with 2.0"):
+        run(
+            compose(
+                [args[0], "skill.grip_init_mean=0.0", *args[2:], "run.resume=true", "run.total_steps=384"]
+            )
+        )
     with pytest.raises(ConfigError, match="skill.grip_init_mean=1.0: this skill has no grip"):
         run(compose(["skill=nav_to_obj", "skill.grip_init_mean=1.0", f"run.dir={tmp_path / 'n'}", *TINY]))
     with pytest.raises(ConfigError, match="both set the initial action"):
