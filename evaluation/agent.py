@@ -218,7 +218,7 @@ class HierarchicalAgent:
         repeats a failed call; recorded like any call, judged by the call that follows it."""
         if not self.cfg.reapproach_retries or self.spec.domain != "rearrange" or call.skill == "nav_to_obj":
             return
-        if not any(r.target == str(call) and r.failure for r in ep.records):
+        if not _repeats_failed(ep, call):
             return
         at = [f.args[0] for f in call.action.pre if f.predicate == "robot_at"]
         if not at:
@@ -267,8 +267,7 @@ class HierarchicalAgent:
         full = ActionLayout.of(env)
         runner = getattr(policy, "runner", None)
         if runner is not None:  # a learned skill: its mean, or sampled (chain.sample, a retried call)
-            target = str(call)
-            retry = self.cfg.sample_retries and any(r.target == target and r.failure for r in ep.records)
+            retry = self.cfg.sample_retries and _repeats_failed(ep, call)
             runner.deterministic = not (self.cfg.sample or retry)
         policy.reset(view)
         limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
@@ -312,6 +311,12 @@ class HierarchicalAgent:
             if info.get("physics_unstable"):
                 ep.unstable = True
                 return
+
+
+def _repeats_failed(ep: _Episode, call: GroundedCall) -> bool:
+    """Whether `call` (same skill and target) failed earlier in the episode: a retry."""
+    target = str(call)
+    return any(r.target == target and r.failure for r in ep.records)
 
 
 def _recovery_call(skill: str, receptacle: str) -> GroundedCall:

@@ -62,11 +62,17 @@ def resume_meta(meta: dict[str, Any], run_dir: str | Path) -> dict[str, Any]:
     """The meta a resumed run is checked against. A run started before a task-config field existed
     recorded no value for it: it resumes when the field has the value the run was trained with (the
     config's `LEGACY`), and keeps recording its meta as it began."""
+    return _resume_meta(meta, _stored_meta(run_dir))
+
+
+def _stored_meta(run_dir: str | Path) -> dict[str, Any] | None:
+    """The meta of the run in `run_dir`; None: no checkpoint there."""
     path = Path(run_dir) / "checkpoints" / ckpt.LATEST
-    if not path.is_file():
-        return meta
-    stored = ckpt.load(path, "cpu").get("meta") or {}
-    if stored.get("skill") != meta["skill"]:
+    return (ckpt.load(path, "cpu").get("meta") or {}) if path.is_file() else None
+
+
+def _resume_meta(meta: dict[str, Any], stored: dict[str, Any] | None) -> dict[str, Any]:
+    if stored is None or stored.get("skill") != meta["skill"]:
         return meta
     old = stored.get("skill_config") or {}
     missing = set(meta["skill_config"]) - set(old)
@@ -95,24 +101,20 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
     if not skill:
         return train(train_cfg)
     meta = skill_meta(skill)
-    if train_cfg.run.resume:
-        meta = resume_meta(meta, train_cfg.run.dir)
-    factory = env_factory(meta["skill"], **{k: v for k, v in skill.items() if k != "name"})
     grip = float(meta["skill_config"].get("grip_init_mean", 0.0))
-    stored = _stored_meta(train_cfg.run.dir) if train_cfg.run.resume else None
-    if stored is not None and stored != meta:  # checked here: the engine would first name the policy
-        # field that grip_init_mean sets (policy.init_action_mean), not the skill field behind it
-        ran = (stored.get("skill_config") or {}).get(
-            "grip_init_mean", legacy_values(meta["skill"])["grip_init_mean"]
-        )
-        if stored.get("skill") == meta["skill"] and float(ran) != grip:
-            raise ConfigError(
-                f"run.resume=true but skill.grip_init_mean={grip} and the run in {train_cfg.run.dir} was "
-                f"started with {float(ran)}: pass skill.grip_init_mean={float(ran)}"
-            )
-        raise ConfigError(
-            f"run.resume=true but the run in {train_cfg.run.dir} was started with {stored}, not {meta}"
-        )
+    if train_cfg.run.resume:
+        stored = _stored_meta(train_cfg.run.dir)
+        meta = _resume_meta(meta, stored)
+        if stored is not None and stored.get("skill") == meta["skill"]:  # named here, not as the policy
+            # field it sets (policy.init_action_mean), which the engine's check would name
+            legacy = legacy_values(meta["skill"])["grip_init_mean"]  # a run older than the field
+            ran = float((stored.get("skill_config") or {}).get("grip_init_mean", legacy))
+            if ran != grip:
+                raise ConfigError(
+                    f"run.resume=true but skill.grip_init_mean={grip} and the run in {train_cfg.run.dir} was "
+                    f"started with {ran}: pass skill.grip_init_mean={ran}"
+                )
+    factory = env_factory(meta["skill"], **{k: v for k, v in skill.items() if k != "name"})
     if grip:
         if train_cfg.policy.init_action_mean:
             raise ConfigError(
@@ -121,12 +123,6 @@ def run(cfg: DictConfig | dict[str, Any]) -> Any:
             )
         train_cfg.policy.init_action_mean = grip_mean(factory, grip)
     return train(train_cfg, env_factory=factory, meta=meta)
-
-
-def _stored_meta(run_dir: str | Path) -> dict[str, Any] | None:
-    """The meta of the run in `run_dir`; None: no checkpoint there."""
-    path = Path(run_dir) / "checkpoints" / ckpt.LATEST
-    return (ckpt.load(path, "cpu").get("meta") or {}) if path.is_file() else None
 
 
 def grip_mean(factory: Any, grip: float) -> list[float]:

@@ -203,15 +203,15 @@ class Trainer:
                     f"tpsrl-train: resuming with {f}={_leaf(now, f)!r} (the run had {before!r})",
                     file=sys.stderr,
                 )
+        if state.get("meta", {}) != self.meta:  # first: the task decides fields derived from it (its spaces)
+            raise ConfigError(
+                f"run.resume=true but the run in {self.run_dir} was started with {state.get('meta', {})}, "
+                f"not {self.meta}"
+            )
         if changed:
             raise ConfigError(
                 f"run.resume=true but these fields differ from the run in {self.run_dir}: {', '.join(changed)}; "
                 f"only run.* and {', '.join(RESUMABLE_CHANGES[1:])} may change on resume"
-            )
-        if state.get("meta", {}) != self.meta:
-            raise ConfigError(
-                f"run.resume=true but the run in {self.run_dir} was started with {state.get('meta', {})}, "
-                f"not {self.meta}"
             )
         self.policy.load_state_dict(state["model"])
         self.learner.load_state_dict(state["learner"])
