@@ -27,6 +27,7 @@ try:  # the imports take seconds (torch, MuJoCo): a Ctrl-C meanwhile is one line
     from tpsrl.engine.checkpoint import CheckpointError
     from tpsrl.engine.config import ConfigError, TrainConfig, config_error, from_dict
     from tpsrl.engine.envs import EnvContractError
+    from tpsrl.engine.ppo import LearningDiverged
     from tpsrl.engine.train import RunDirError, train
     from tpsrl.engine.workers import WorkerError
 
@@ -143,7 +144,7 @@ def grip_mean(factory: Any, grip: float) -> list[float]:
     return mean
 
 
-# Exit codes: 2 a bad config or run directory, 1 an environment failed, 128 + signal when stopped by
+# Exit codes: 2 a bad config or run directory, 1 an environment failed or learning diverged, 128 + signal when stopped by
 # SIGINT (130) or SIGTERM (143) after writing a checkpoint, 130 for a Ctrl-C during start-up.
 USER_ERRORS = (ConfigError, RunDirError, EnvContractError, CheckpointError)
 
@@ -154,7 +155,7 @@ def _hydra_task(cfg: DictConfig) -> None:
     except USER_ERRORS as e:
         print(f"tpsrl-train: {e}", file=sys.stderr)
         raise SystemExit(2) from None
-    except WorkerError as e:
+    except (WorkerError, LearningDiverged) as e:
         print(f"tpsrl-train: {e}\nthe run stopped; its last checkpoint is valid", file=sys.stderr)
         raise SystemExit(1) from None
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ from tpsrl.engine.acting import ActingCollector
 from tpsrl.engine.collector import EngineConfig
 from tpsrl.engine.config import ConfigError, validate
 from tpsrl.engine.envs import probe_spaces
-from tpsrl.engine.minibatch import pack
+from tpsrl.engine.minibatch import minibatches, pack
 from tpsrl.engine.policy import ActorCritic, PolicyConfig
 from tpsrl.engine.synthetic import PointTargetFactory
 from tpsrl.engine.train import train
@@ -141,7 +141,7 @@ def test_a_lagged_rollout_is_clipped_around_the_learner_and_weighted_by_the_lag(
                                   b.state[s]) if kind == "mlp" else (None, None)  # fmt: skip
     behaviour = b.log_prob.clone()
     b.log_prob[s] += torch.where(torch.arange(len(s)) % 2 == 0, 0.3, -0.3)  # as if acted by other weights
-    old, weights = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
+    old, weights, _ = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
     assert torch.allclose(old[s], behaviour[s], atol=1e-5)  # the learner's own log-probs (unchanged weights)
     if lp_now is not None:
         assert torch.allclose(old[s], lp_now.detach(), atol=1e-5)
@@ -151,5 +151,53 @@ def test_a_lagged_rollout_is_clipped_around_the_learner_and_weighted_by_the_lag(
         weights[s][1::2], r.weights[s][1::2]
     )
     r.lagged = False
-    old, weights = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
-    assert old is b.log_prob and weights is r.weights
+    old, weights, states = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)
+    assert old is b.log_prob and weights is r.weights and states is b.state
+
+
+def test_a_lagged_recurrent_rollout_is_learned_from_states_of_the_learners_weights() -> None:
+    """Minibatches cut sequences anywhere. With lagged weights a cut sequence must start from the state
+    the learner's own weights reach there, or the first epoch's ratios are off 1 before any step."""
+    from tpsrl.engine.ppo import PPO, PPOConfig
+
+    c = make(t=16, overlap_learning=True)
+    try:
+        r = c.collect()
+    finally:
+        c.close()
+    assert r is not None and r.lagged
+    torch.manual_seed(1)
+    with torch.no_grad():  # as if a learning phase had ended while the workers acted
+        for p in c.policy.parameters():
+            p.add_(0.2 * torch.randn_like(p))
+    ppo = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)
+    anchor = ppo._anchor(r)
+    cut = minibatches(r.sequences, 4, torch.Generator().manual_seed(0))
+    firsts = {int(q[0]) for q in r.sequences}
+    assert any(int(s) not in firsts for mb in cut for s in mb.starts)  # some sequences start mid-way
+    with torch.no_grad():
+        for mb in cut:
+            assert torch.allclose(
+                ppo._evaluate(r, mb, anchor.states)[0], anchor.log_probs[mb.slots], atol=1e-5
+            )
+        stale = [ppo._evaluate(r, mb, r.buffer.state)[0] - anchor.log_probs[mb.slots] for mb in cut]
+    assert float(torch.cat(stale).abs().max()) > 1e-3  # the states the acting weights stored would not do
+
+
+def test_a_non_finite_gradient_stops_learning_before_any_weight_is_stepped_with_it() -> None:
+    from tpsrl.engine.ppo import PPO, LearningDiverged, PPOConfig
+
+    c = make()
+    try:
+        r = c.collect()
+    finally:
+        c.close()
+    assert r is not None
+    with torch.no_grad():
+        c.policy.actor.weight[0, 0] = float("inf")  # as if an update had run away: the loss is NaN
+    # the actor's weights: PopArt rescales the critic's head before learning
+    actor = [*c.policy.actor_body.parameters(), *c.policy.actor.parameters(), c.policy.log_std]
+    before = [p.detach().clone() for p in actor]
+    with pytest.raises(LearningDiverged, match="update 3: the gradient of a minibatch's loss is not finite"):
+        PPO(c.policy, PPOConfig(), torch.device("cpu"), 0).update(r, 3, 10)
+    assert all(torch.allclose(a, b, equal_nan=True) for a, b in zip(actor, before, strict=True))

@@ -132,6 +132,19 @@ class Body(nn.Module):
             return x
         return self.core.sequences(torch.cat([x, prev_action], dim=-1), mask, lengths, start)
 
+    def sequence_states(
+        self, obs: dict[str, Tensor], prev_action: Tensor, mask: Tensor, start: Tensor
+    ) -> Tensor:
+        """The core's state before each step of `sequences`' layout: `[S, *state_shape]`."""
+        assert self.core is not None
+        x = torch.cat([self.encoder(obs), prev_action], dim=-1)
+        states, state, first = x.new_empty(len(x), *start.shape[1:]), start, 0
+        for n in mask.sum(1).tolist():  # columns sorted by length: the first n sequences have a step at l
+            states[first : first + n] = state[:n]
+            state = self.core.step(x[first : first + n], state[:n])[1]
+            first += n
+        return states
+
 
 def _check(cfg: PolicyConfig) -> None:
     if cfg.kind not in KINDS:
@@ -404,6 +417,23 @@ class ActorCritic(nn.Module):
         if self.critic_body is not None:
             core = self.critic_body.sequences(obs, prev_action, mask, lengths, critic_start)
         return log_probs, self.critic(core).squeeze(-1)
+
+    @torch.no_grad()
+    def sequence_states(
+        self, obs: dict[str, Tensor], prev_action: Tensor, mask: Tensor, start_state: Tensor
+    ) -> Tensor:
+        """The recurrent state before each stored step under the current weights, `[S, *state_shape()]`
+        (arguments as `evaluate`'s): what a sequence cut at any step must start from for `evaluate` to
+        give the numbers it gives on the whole sequence."""
+        if not self.recurrent:
+            raise RuntimeError("sequence_states is for recurrent policies; an MLP has no state")
+        obs = self._normalize(obs)
+        actor_start, critic_start = self._states(start_state)
+        states = self.actor_body.sequence_states(obs, prev_action, mask, actor_start)
+        if self._split is None:
+            return states
+        assert self.critic_body is not None
+        return torch.cat([states, self.critic_body.sequence_states(obs, prev_action, mask, critic_start)], 1)
 
     @torch.no_grad()
     def normalize_obs(self, obs: dict[str, Tensor]) -> dict[str, Tensor]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 from torch import Tensor, nn
@@ -68,6 +68,27 @@ class PPOConfig:
     """Step size of the log-alpha update, once per minibatch."""
 
 
+class LearningDiverged(RuntimeError):
+    """A minibatch's gradient was not finite; the weights were not stepped with it."""
+
+    def __init__(self, update: int, parts: dict[str, float]) -> None:
+        said = ", ".join(f"{k} {v:.4g}" for k, v in parts.items())
+        super().__init__(
+            f"learning diverged in update {update}: the gradient of a minibatch's loss is not finite ({said}); "
+            "the weights were not stepped with it. Lower ppo.lr, or set ppo.target_kl to end a learning "
+            "phase that moves the policy too far"
+        )
+        self.update = update
+
+
+class Anchor(NamedTuple):
+    """What one learning phase holds fixed, by buffer slot (see `PPO._anchor`)."""
+
+    log_probs: Tensor  # [C] the log-probs the ratio is clipped around
+    weights: Tensor  # [C] per-step weights
+    states: Tensor  # [C, *state_shape] recurrent state before each step, where a sequence may start
+
+
 class PPO:
     """Owns the optimizer and the entropy coefficient; `update` learns from one rollout."""
 
@@ -91,7 +112,8 @@ class PPO:
             return self.cfg.lr
         return cosine_lr(self.cfg.lr, update, total_updates, self.cfg.lr_decay_start)
 
-    def _evaluate(self, rollout: Rollout, mb: Packed) -> tuple[Tensor, Tensor]:
+    def _evaluate(self, rollout: Rollout, mb: Packed, states: Tensor) -> tuple[Tensor, Tensor]:
+        """Log-probs and values of `mb`'s steps, each sequence starting from `states` (by slot)."""
         buf, slots, dev = rollout.buffer, mb.slots, self.device
         return self.policy.evaluate(
             {k: x[slots].to(dev) for k, x in buf.obs.items()},
@@ -99,16 +121,16 @@ class PPO:
             buf.action[slots].to(dev),
             mb.mask.to(dev),
             mb.lengths,
-            buf.state[mb.starts].to(dev),
+            states[mb.starts].to(dev),
         )
 
     def _minibatch_loss(
-        self, rollout: Rollout, mb: Packed, old_log_probs: Tensor, weights: Tensor, advantages: Tensor,
-        targets: Tensor,
-    ) -> tuple[Tensor, dict[str, Tensor]]:  # fmt: skip
+        self, rollout: Rollout, mb: Packed, anchor: Anchor, advantages: Tensor, targets: Tensor
+    ) -> tuple[Tensor, dict[str, Tensor]]:
         """The loss of a recurrent minibatch, its steps read from the buffer by slot."""
         slots, dev = mb.slots, self.device
-        log_probs, values = self._evaluate(rollout, mb)
+        log_probs, values = self._evaluate(rollout, mb, anchor.states)
+        old_log_probs, weights = anchor.log_probs, anchor.weights
         at = {"old_log_prob": old_log_probs, "advantage": advantages, "target": targets, "weight": weights}
         return self._loss(log_probs, values, {k: x[slots].to(dev) for k, x in at.items()})
 
@@ -159,19 +181,17 @@ class PPO:
             advantages[rollout.slots] = normalize(advantages[rollout.slots])
         self.policy.update_value_stats(rollout.returns[rollout.slots])
         targets = self.policy.value_target(rollout.returns)
-        old_log_probs, weights = self._anchor(rollout)
+        anchor = self._anchor(rollout)
         steps = None
         if not self.policy.recurrent:
-            steps = self._steps(rollout, old_log_probs, weights, advantages, targets)
+            steps = self._steps(rollout, anchor.log_probs, anchor.weights, advantages, targets)
         logged: list[dict[str, Tensor]] = []  # read once at the end: a float() per value costs a sync each
         stopped = False
         self.policy.train()
         for _ in range(cfg.epochs):
             for mb in self._minibatches(rollout):
                 if steps is None:
-                    loss, parts = self._minibatch_loss(
-                        rollout, mb, old_log_probs, weights, advantages, targets
-                    )
+                    loss, parts = self._minibatch_loss(rollout, mb, anchor, advantages, targets)
                 else:
                     loss, parts = self._step_loss(steps, mb.index[0])
                 if cfg.target_kl > 0 and float(parts["approx_kl"]) > 1.5 * cfg.target_kl:
@@ -179,7 +199,11 @@ class PPO:
                     break
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
-                grad_norm = nn.utils.clip_grad_norm_(self.params, cfg.max_grad_norm)
+                clip = cfg.max_grad_norm
+                try:  # a NaN or inf gradient would poison every weight it reaches, and then the checkpoints
+                    grad_norm = nn.utils.clip_grad_norm_(self.params, clip, error_if_nonfinite=True)
+                except RuntimeError:
+                    raise LearningDiverged(update, {k: float(x.detach()) for k, x in parts.items()}) from None
                 self.optimizer.step()
                 self.log_entropy_coef = entropy_coef_step(
                     self.log_entropy_coef, parts["entropy"].detach().cpu(), cfg.entropy_target,
@@ -197,7 +221,9 @@ class PPO:
             means = torch.stack([torch.stack(list(row.values())) for row in logged]).double().mean(0).tolist()
             out = dict(zip(logged[0], means, strict=True))
         if rollout.lagged:  # how far the acting weights were behind: mean truncated pi_prox / pi_behaviour
-            out["learn/lag_weight"] = float((weights[rollout.slots] / rollout.weights[rollout.slots]).mean())
+            out["learn/lag_weight"] = float(
+                (anchor.weights[rollout.slots] / rollout.weights[rollout.slots]).mean()
+            )
         out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef, "learn/minibatches": float(len(logged)),
                     "learn/kl_stopped": float(stopped)})  # fmt: skip
         if self.policy.value_norm is not None:
@@ -205,28 +231,40 @@ class PPO:
                         "learn/return_std": float(self.policy.value_norm.std)})  # fmt: skip
         return out
 
-    def _anchor(self, rollout: Rollout) -> tuple[Tensor, Tensor]:
-        """The log-probs the ratio is clipped around, and the per-step weights.
+    def _anchor(self, rollout: Rollout) -> Anchor:
+        """The log-probs the ratio is clipped around, the per-step weights and the recurrent states the
+        minibatches' sequences start from.
 
-        Normally the behaviour log-probs stored at collection and VER's weights. A rollout acted by older
-        weights (`rollout.lagged`: overlapped learning) is learned with the decoupled objective of Hilton
-        et al. (2022, "Batch size-invariance for policy optimization"): the ratio is taken to the policy
-        as it is before this update (the proximal policy, so the clip bounds this update's step, not the
-        lag), and each step is weighted by pi_prox / pi_behaviour, truncated at 1 (V-trace's rho-bar)."""
+        Normally the behaviour log-probs, VER's weights and the states stored at collection. A rollout
+        acted by older weights (`rollout.lagged`: overlapped learning) is learned with the decoupled
+        objective of Hilton et al. (2022, "Batch size-invariance for policy optimization"): the ratio is
+        taken to the policy as it is before this update (the proximal policy, so the clip bounds this
+        update's step, not the lag), and each step is weighted by pi_prox / pi_behaviour, truncated at 1
+        (V-trace's rho-bar). A recurrent policy's states are then recomputed by the proximal weights: a
+        minibatch cuts sequences anywhere, and a cut sequence started from the acting weights' stored state
+        would put the first epoch's ratios off 1 (measured: log-ratios up to 0.4 before any step, and
+        runs that diverged once the policy was sharp)."""
         buf = rollout.buffer
         if not rollout.lagged:
-            return buf.log_prob, rollout.weights
+            return Anchor(buf.log_prob, rollout.weights, buf.state)
+        states = buf.state
         if self.policy.recurrent:
             everything = pack(rollout.sequences)
+            states = buf.state.clone()
+            slots, dev = everything.slots, self.device
+            states[slots] = self.policy.sequence_states(
+                {k: x[slots].to(dev) for k, x in buf.obs.items()}, buf.prev_action[slots].to(dev),
+                everything.mask.to(dev), buf.state[everything.starts].to(dev),
+            ).cpu()  # fmt: skip
         else:
             everything = Packed(rollout.slots[None], torch.ones(len(rollout.slots), dtype=torch.long))
         with torch.no_grad():
-            prox = self._evaluate(rollout, everything)[0].cpu()
+            prox = self._evaluate(rollout, everything, states)[0].cpu()
         slots = everything.slots
         old_log_probs, weights = buf.log_prob.clone(), rollout.weights.clone()
         old_log_probs[slots] = prox
         weights[slots] *= torch.exp(prox - buf.log_prob[slots]).clamp(max=1.0)
-        return old_log_probs, weights
+        return Anchor(old_log_probs, weights, states)
 
     def _minibatches(self, rollout: Rollout) -> list[Packed]:
         cfg = self.cfg
