@@ -45,6 +45,15 @@ from tpsrl.engine.rundir import RunDirError as RunDirError  # re-exported: raise
 from tpsrl.engine.rundir import claim_run_dir, use_run_temp_dir
 
 
+def changed_since(saved: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """Dotted names of the fields of config `now` that differ from a checkpoint's `saved` config; a field
+    the checkpoint predates (missing from `saved`) counts only when `now` moves it off its default, as
+    at its default it is what that run did."""
+    defaults = to_dict(TrainConfig())
+    return [f for f in changed_fields(saved, now)
+            if _leaf(saved, f) is not None or _leaf(now, f) != _leaf(defaults, f)]  # fmt: skip
+
+
 def _leaf(config: dict[str, Any], dotted: str) -> Any:
     """The value at a dotted name of a nested config dict (None where it is missing)."""
     node: Any = config
@@ -191,10 +200,8 @@ class Trainer:
 
     def _restore(self) -> None:
         state = ckpt.load(self.run_dir / "checkpoints" / ckpt.LATEST, self.device)
-        now, defaults = to_dict(self.cfg), to_dict(TrainConfig())
-        # a field the run predates, at its default, is what the run did
-        every = [f for f in changed_fields(state["config"], now)
-                 if _leaf(state["config"], f) is not None or _leaf(now, f) != _leaf(defaults, f)]  # fmt: skip
+        now = to_dict(self.cfg)
+        every = changed_since(state["config"], now)
         changed = [f for f in every if not f.startswith(RESUMABLE_CHANGES)]
         for f in every:  # allowed, but a forgotten override on the command line should not pass unseen
             before = _leaf(state["config"], f)
@@ -263,7 +270,7 @@ def load_init_state(cfg: TrainConfig, factory: EnvFactory) -> dict[str, Any] | N
         state = ckpt.read(source)
     except ckpt.CheckpointError as e:
         raise ConfigError(f"{field}: {e}") from None
-    changed = changed_fields(state["config"]["policy"], to_dict(cfg)["policy"], "policy.")
+    changed = [f for f in changed_since(state["config"], to_dict(cfg)) if f.startswith("policy.")]
     if changed:
         raise ConfigError(
             f"{field}: its policy was built with other {', '.join(changed)}; pass the same policy "
