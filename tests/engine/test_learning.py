@@ -116,7 +116,9 @@ def test_init_from_starts_a_new_run_from_another_runs_policy(tmp_path: Path) -> 
     del source["config"]["policy"]["init_action_mean"]
     older = tmp_path / "older.pt"
     ckpt.atomic_save(source, older)
-    assert load_init_state(tiny_config(tmp_path / "e", init_from=str(older)), PointTargetFactory()) is not None
+    assert (
+        load_init_state(tiny_config(tmp_path / "e", init_from=str(older)), PointTargetFactory()) is not None
+    )
     moved = tiny_config(tmp_path / "f", init_from=str(older))
     moved.policy.init_action_mean = [0.5, 0.5]
     with pytest.raises(ConfigError, match="policy.init_action_mean"):
