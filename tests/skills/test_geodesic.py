@@ -139,3 +139,26 @@ def test_runs_from_before_the_field_load_and_resume_as_planar(tmp_path: Path) ->
     assert resume_meta(planar, run) == old  # resumes, recording what it began with
     assert resume_meta(meta, run) == meta  # today's default differs: the engine refuses it
     assert resume_meta(meta, tmp_path / "new") == meta
+
+
+class _Base:
+    """A backend stand-in: nav's step reads only the base pose."""
+
+    def __init__(self, x: float, y: float, yaw: float) -> None:
+        self.base_pose = (x, y, yaw)
+
+
+@pytest.mark.parametrize("success_geodesic", [False, True])
+def test_a_stop_across_a_wall_succeeds_only_on_the_planar_distance(success_geodesic: bool) -> None:
+    from skills.nav import NavConfig, NavToObjTask
+
+    task = NavToObjTask(NavConfig(success_geodesic=success_geodesic))
+    task.goal = np.array([3.0, 0.5])  # behind the wall (x = 2 m) that ends at y = 3 m
+    task.geo.reset_free(_room_with_wall(), task.goal)
+    task.dist.reset()
+    task.angle.reset()
+    stop = {"rearrange_stop": np.array([1.0]), "base_velocity": np.zeros(2)}
+    across = task.step(_Base(1.7, 0.5, 0.0), stop)  # 1.3 m away in a straight line, ~5 m on foot
+    assert across.success is not success_geodesic
+    near = task.step(_Base(2.4, 0.5, 0.0), stop)  # on the goal's side of the wall, 0.6 m away
+    assert near.success
