@@ -130,8 +130,12 @@ class PPO:
         """The loss of a recurrent minibatch, its steps read from the buffer by slot."""
         slots, dev = mb.slots, self.device
         log_probs, values = self._evaluate(rollout, mb, anchor.states)
-        old_log_probs, weights = anchor.log_probs, anchor.weights
-        at = {"old_log_prob": old_log_probs, "advantage": advantages, "target": targets, "weight": weights}
+        at = {
+            "old_log_prob": anchor.log_probs,
+            "advantage": advantages,
+            "target": targets,
+            "weight": anchor.weights,
+        }
         return self._loss(log_probs, values, {k: x[slots].to(dev) for k, x in at.items()})
 
     def _steps(
@@ -199,9 +203,10 @@ class PPO:
                     break
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
-                clip = cfg.max_grad_norm
                 try:  # a NaN or inf gradient would poison every weight it reaches, and then the checkpoints
-                    grad_norm = nn.utils.clip_grad_norm_(self.params, clip, error_if_nonfinite=True)
+                    grad_norm = nn.utils.clip_grad_norm_(
+                        self.params, cfg.max_grad_norm, error_if_nonfinite=True
+                    )
                 except RuntimeError:
                     raise LearningDiverged(update, {k: float(x.detach()) for k, x in parts.items()}) from None
                 self.optimizer.step()
@@ -258,6 +263,7 @@ class PPO:
             ).cpu()  # fmt: skip
         else:
             everything = Packed(rollout.slots[None], torch.ones(len(rollout.slots), dtype=torch.long))
+        # `evaluate` again rather than reading log-probs off the states' pass: the minibatches' numbers
         with torch.no_grad():
             prox = self._evaluate(rollout, everything, states)[0].cpu()
         slots = everything.slots
