@@ -102,6 +102,7 @@ class StepInfo:
 
 
 Observer = Callable[[RearrangeEnv, StepInfo], None]
+CallHook = Callable[[RearrangeEnv, EpisodeSpec, GroundedCall, EpisodeSpec], None]
 
 
 def make_episode_env(depth: int = 0) -> RearrangeEnv:
@@ -143,6 +144,9 @@ class HierarchicalAgent:
         self.cfg = cfg or AgentConfig()
         self._policies: dict[str, SkillPolicy] = {}
         self._env_cfgs: dict[str, EnvConfig] = {}
+        self.call_hook: CallHook | None = None
+        """Called at the start of every skill call with the episode env, the episode, the call and the
+        episode as the call's skill's own task would set it up (`evaluation.starts` records place starts)."""
 
     def _policy(self, skill: str) -> tuple[SkillPolicy, EnvConfig]:
         if skill not in self._policies:
@@ -263,7 +267,10 @@ class HierarchicalAgent:
         except (SkillCheckpointError, FileNotFoundError) as e:  # a plan needed a skill this agent lacks
             return SkillRecord(call.skill, str(call), 0, False, "no_skill", str(e)), {}
         env, b = ep.env, ep.env.backend
-        view = SkillView(env, call.skill, env_cfg, call_spec(ep.spec, call, b))
+        spec = call_spec(ep.spec, call, b)
+        if self.call_hook is not None:
+            self.call_hook(env, ep.spec, call, spec)
+        view = SkillView(env, call.skill, env_cfg, spec)
         full = ActionLayout.of(env)
         runner = getattr(policy, "runner", None)
         if runner is not None:  # a learned skill: its mean, or sampled (chain.sample, a retried call)

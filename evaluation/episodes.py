@@ -19,7 +19,7 @@ import numpy as np
 
 from skills.episodes import OPEN_RANGE
 from skills.spawn import SpawnError, articulation_disks, reachable_from_free, sample_base
-from skills.splits import HELDOUT_LAYOUTS
+from skills.splits import split_layouts
 from tpsrl.sim.episode import EpisodeSpec, ObjectPlacement, RobotStart, Target, load_episodes, save_episodes
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.episodes import OPEN_SURFACES, _Placer
@@ -181,10 +181,12 @@ def _closed(p: tuple[float, float, float], rec: str, draft: Draft, layout: int) 
     return (p[0] - shift * math.cos(yaw), p[1] - shift * math.sin(yaw), p[2])
 
 
-def _episode(rng: np.random.Generator, scenario: str, index: int, seed: int) -> EpisodeSpec:
+def _episode(
+    rng: np.random.Generator, scenario: str, index: int, seed: int, layouts: tuple[int, ...]
+) -> EpisodeSpec:
     last = ""
     for _ in range(TRIES):
-        layout = int(rng.choice(HELDOUT_LAYOUTS))
+        layout = int(rng.choice(layouts))
         draft = get_scenario(scenario)(rng, layout)
         try:
             objects, targets = _place_legs(rng, layout, draft)
@@ -208,12 +210,14 @@ def _episode(rng: np.random.Generator, scenario: str, index: int, seed: int) -> 
     raise ScenarioError(f"scenario {scenario!r}: no episode could be placed in {TRIES} tries; last: {last}")
 
 
-def generate_episodes(scenario: str, n: int, seed: int = 0) -> list[EpisodeSpec]:
-    """`n` episodes of `scenario` on the held-out layouts; episode i depends only on (seed, i)."""
+def generate_episodes(scenario: str, n: int, seed: int = 0, split: str = "heldout") -> list[EpisodeSpec]:
+    """`n` episodes of `scenario` on the `split` layouts (held-out: every evaluation; train: only to record
+    where skills start inside a chain, `evaluation.starts`); episode i depends only on (seed, i)."""
     get_scenario(scenario)
     if n < 1:
         raise ScenarioError(f"episodes: {n} must be >= 1")
-    return [_episode(np.random.default_rng([seed, i]), scenario, i, seed) for i in range(n)]
+    layouts = split_layouts(split)
+    return [_episode(np.random.default_rng([seed, i]), scenario, i, seed, layouts) for i in range(n)]
 
 
 def episode_file(scenario: str, n: int, seed: int, directory: str | Path) -> Path:

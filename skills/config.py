@@ -18,6 +18,9 @@ from .splits import split_layouts
 DEPTH_MAX = 512
 ARM_CONTROLS = {"joint": "arm_action", "ee": "arm_ee_action"}
 """skill.arm_control -> the arm action component it selects."""
+EPISODE_SOURCE_FIELDS = ("split", "start_bank", "start_bank_prob")
+"""Fields that say where a run's training episodes came from: an evaluation of its policy draws its own
+(held-out layouts, the task's HAB spawns) unless told otherwise."""
 
 
 @dataclass

@@ -23,11 +23,14 @@ import numpy as np
 import torch
 
 from tpsrl.engine.inference import single_thread_acting
+from tpsrl.sim.episode import EpisodeSpec
 
+from .config import EPISODE_SOURCE_FIELDS
 from .learned import load_skill_policy
 from .policy import SkillPolicy
 from .registry import make_env
 from .scripted import make_scripted
+from .starts import load_bank
 
 EVAL_SEED = 1_000_000
 
@@ -69,7 +72,7 @@ def load(policy: str, sample: bool = False) -> tuple[SkillPolicy, dict[str, Any]
         return make_scripted(policy.split(":", 1)[1]), {}
     learned = load_skill_policy(policy)
     learned.runner.deterministic = not sample
-    fields = {k: v for k, v in asdict(learned.config).items() if k != "split"}
+    fields = {k: v for k, v in asdict(learned.config).items() if k not in EPISODE_SOURCE_FIELDS}
     return learned, fields
 
 
@@ -79,16 +82,21 @@ def evaluate(
     split: str = "heldout",
     seed: int = EVAL_SEED,
     sample: bool = False,
+    specs: list[EpisodeSpec] | None = None,
     **overrides: Any,
 ) -> SkillResult:
     """Runs `episodes` episodes of the policy's own skill task on `split` layouts (`sample`: learned
-    policies sample their actions, seeded by the episode's seed)."""
+    policies sample their actions, seeded by the episode's seed); `specs`: these episodes, in order,
+    instead of the task's own (`episodes` of them at most)."""
     skill_policy, fields = load(policy, sample)
     env = make_env(skill_policy.skill, **{**fields, **overrides, "split": split})
+    if specs is not None:
+        episodes = min(episodes, len(specs))
     wins, steps, returns, causes = 0, [], [], Counter()
     t0 = time.perf_counter()
     for k in range(episodes):
-        obs, _ = env.reset(seed=seed + k)
+        given = None if specs is None else {"episode": specs[k]}
+        obs, _ = env.reset(seed=seed + k, options=given)
         skill_policy.reset(env)
         if sample:
             torch.manual_seed(seed + k)
@@ -119,12 +127,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=EVAL_SEED, help="seed of the first episode")
     parser.add_argument("--sample", action="store_true", help="sample learned actions (default: the mean)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
+    parser.add_argument(
+        "--start-bank",
+        help="a place start bank (python -m skills.starts) of the split: its episodes in order",
+    )
     args = parser.parse_args(argv)
     single_thread_acting()
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
-    r = evaluate(args.policy, args.episodes, args.split, args.seed, sample=args.sample)
-    print(f"{r.skill} ({r.policy}) on {r.split} layouts: success {r.success:.1%} "
+    try:
+        specs = None if args.start_bank is None else load_bank(args.start_bank, args.split)
+    except ValueError as e:
+        parser.error(f"--start-bank: {e}")
+    r = evaluate(args.policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs)
+    where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
+    print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
           f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
           f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps")  # fmt: skip
     if args.json:

@@ -15,6 +15,7 @@ from tpsrl.sim.task import TaskStep
 from .config import SkillConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
 from .pick import MANIPULATION_ACTIONS
+from .starts import BankEpisodes, load_bank
 from .terms import ForceRule, Progress, ee_rest_dist, force_scales
 
 
@@ -34,6 +35,22 @@ class PlaceConfig(SkillConfig):
     """Object within this distance (m) of its goal counts as placed (HAB 0.15)."""
     goal_receptacles: tuple[str, ...] = ALL_RECEPTACLES
     """Where the goal may be (open surfaces, the open fridge, the open top drawer)."""
+    start_bank: str = ""
+    """Training: episodes files (comma-separated) of place starts where the learned nav stopped
+    (`python -m skills.starts`) or where chains called place (`python -m evaluation.starts`); their
+    layouts must belong to `split`. Empty: HAB's place spawns only."""
+    start_bank_prob: float = 0.0
+    """Probability that an episode is drawn from start_bank instead of HAB's place spawns."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0.0 <= self.start_bank_prob <= 1.0:
+            raise ValueError(f"skill.start_bank_prob: {self.start_bank_prob} must be in [0, 1]")
+        if self.start_bank_prob > 0 and not self.start_bank:
+            raise ValueError(
+                f"skill.start_bank_prob: {self.start_bank_prob} needs skill.start_bank (an episodes file "
+                "written by python -m skills.starts)"
+            )
 
 
 class PlaceTask:
@@ -48,7 +65,11 @@ class PlaceTask:
     def __init__(self, config: PlaceConfig | None = None) -> None:
         self.config = config or PlaceConfig()
         c = self.config
-        self.episodes = ObjectEpisodes(c, ALL_RECEPTACLES, c.goal_receptacles, anchor="goal", hold_prob=1.0)
+        self.episodes: ObjectEpisodes | BankEpisodes = ObjectEpisodes(
+            c, ALL_RECEPTACLES, c.goal_receptacles, anchor="goal", hold_prob=1.0
+        )
+        if c.start_bank:
+            self.episodes = BankEpisodes(self.episodes, load_bank(c.start_bank, c.split), c.start_bank_prob)
         self.force = ForceRule(c)
         self.progress = Progress()
         self.target = ""

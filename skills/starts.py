@@ -1,0 +1,234 @@
+"""Start banks: place episodes that begin where the learned nav stopped.
+
+Inside a HAB chain, place starts where nav left the robot. The learned nav stops as soon as HAB's rule
+holds (within 1.5 m of the goal in a straight line, facing it), often across a table or counter from the
+goal, where place, trained from HAB's own place spawns, mostly timed out (docs/results.md, tenth
+session). A start bank records those stops: the shipped nav runs on nav episodes that start holding the
+object (so its goal is the object's goal), and every episode it ends successfully becomes a place
+episode with the robot where nav stopped and the objects where they lie then. `PlaceConfig.start_bank`
+draws place's training episodes from such a file with probability `start_bank_prob`.
+
+    python -m skills.starts --nav skills/checkpoints/nav_to_obj.pt --split train --episodes 3000 \
+        --out docs/results/starts/place_nav_train.json
+
+A bank only holds layouts of the split it was recorded on, and the place task refuses a bank with a
+layout outside its own split, so held-out layouts are never trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from tpsrl.engine.inference import single_thread_acting
+from tpsrl.sim.backend import SimBackend
+from tpsrl.sim.episode import (
+    EpisodeError,
+    EpisodeSpec,
+    ObjectPlacement,
+    PlacementError,
+    RobotStart,
+    load_episodes,
+    save_episodes,
+)
+
+from .spawn import SpawnError, articulation_disks, reachable_from_free
+from .splits import split_layouts
+
+LIFT = 0.01
+"""Recorded objects are re-created this much (m) higher than they lay: a resting object presses about
+2 cm into its support, past the 1.5 cm overlap a reset accepts; they settle back within a few steps."""
+_OBJECT_INSIDE = re.compile(r": objects\[(\d+)\] '[^']*' starts inside (?!the robot).*?\(([0-9.]+) m deep")
+"""An object-inside-furniture `PlacementError` (tpsrl/sim/mujoco/overlap.py): its index and depth."""
+RECORD_SEED = 2_000_000
+"""Seed of the first nav episode a bank is recorded from (train and held-out banks use other layouts)."""
+
+
+def live_objects(backend: SimBackend, spec: EpisodeSpec) -> tuple[ObjectPlacement, ...]:
+    """`spec`'s objects where they lie now, raised by LIFT; the held one keeps its place in `spec` (a reset
+    snaps it into the gripper, but first checks that place is free: where it hangs now it may be inside
+    the furniture the arm reaches over)."""
+    return tuple(
+        o
+        if o.handle == backend.held
+        else replace(o, pos=tuple(float(v) for v in backend.object_pos(o.handle) + (0.0, 0.0, LIFT)))
+        for o in spec.objects
+    )
+
+
+def recreated(backend: SimBackend, spec: EpisodeSpec, tries: int = 4) -> EpisodeSpec | None:
+    """`spec` as `backend` accepts it at reset, or None. An object found inside its support (one lying on
+    its side is re-created upright: the spec holds only its yaw) is raised out of it and tried again."""
+    for _ in range(tries):
+        try:
+            backend.reset(spec)
+            return spec
+        except PlacementError as e:
+            m = _OBJECT_INSIDE.search(str(e))
+            if m is None:
+                return None
+            i, depth = int(m.group(1)), float(m.group(2))
+            o = spec.objects[i]
+            raised = replace(o, pos=(o.pos[0], o.pos[1], o.pos[2] + depth + 0.005))
+            spec = replace(spec, objects=spec.objects[:i] + (raised,) + spec.objects[i + 1 :])
+        except EpisodeError:  # a door pushed past its range, a state MuJoCo rejects
+            return None
+    return None
+
+
+def stop_episode(backend: SimBackend, spec: EpisodeSpec, index: int) -> EpisodeSpec:
+    """The place episode that starts from the backend's state at the end of nav episode `spec` (holding
+    its target): robot where it stands, objects where they lie, doors and drawers as they are (nav may
+    have pushed them), the same target and goal."""
+    x, y, yaw = backend.base_pose
+    return replace(
+        spec,
+        robot=RobotStart(float(x), float(y), float(yaw)),
+        objects=live_objects(backend, spec),
+        articulations=tuple((n, float(backend.articulation(n))) for n, _ in spec.articulations),
+        nav_goal=None,
+        episode_id=f"navstop-L{spec.layout}-{index}",
+    )
+
+
+def record_nav_stops(
+    nav: str, split: str, episodes: int, seed: int = RECORD_SEED, sample_frac: float = 0.25
+) -> tuple[list[EpisodeSpec], dict[str, float]]:
+    """Runs the nav policy `nav` on `episodes` nav episodes of `split` that start holding the target, and
+    returns the place episodes of those it ended successfully with a reachable goal that a place env
+    re-creates (no body inside another: nav may have pressed into a door), and counts. A
+    fraction `sample_frac` of the episodes samples nav's actions (a chain retry does), the rest act on
+    its mean (a chain's first call does)."""
+    from .evaluate import load
+    from .registry import make_env
+
+    policy, fields = load(nav)
+    if policy.skill != "nav_to_obj":
+        raise ValueError(f"--nav: {nav} is a {policy.skill!r} policy; a start bank needs a nav_to_obj policy")
+    env = make_env("nav_to_obj", **{**fields, "split": split, "hold_prob": 1.0})
+    check = make_env("place", split=split)
+    out: list[EpisodeSpec] = []
+    counts = {"episodes": 0, "nav_success": 0, "unreachable_goal": 0, "not_recreated": 0, "kept": 0}
+    rng = np.random.default_rng(seed)
+    for k in range(episodes):
+        sampled = bool(rng.random() < sample_frac)
+        policy.runner.deterministic = not sampled
+        torch.manual_seed(seed + k)
+        obs, _ = env.reset(seed=seed + k)
+        policy.reset(env)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(policy.act(obs, env))
+            done = terminated or truncated
+        counts["episodes"] += 1
+        if info["episode_stats"].get("success", 0.0) < 0.5:
+            continue
+        counts["nav_success"] += 1
+        spec = env.backend.spec
+        if spec.held is None or env.backend.held != spec.held:
+            continue
+        goal = np.array(spec.targets[0].goal)
+        if not reachable_from_free(
+            spec.layout, goal, articulation_disks(spec.layout, spec.articulation_dict)
+        ):
+            counts["unreachable_goal"] += 1
+            continue
+        stop = recreated(check.backend, stop_episode(env.backend, spec, k))
+        if stop is None:
+            counts["not_recreated"] += 1
+            continue
+        out.append(stop)
+    env.close()
+    check.close()
+    counts["kept"] = len(out)
+    return out, counts
+
+
+def load_bank(paths: str, split: str) -> list[EpisodeSpec]:
+    """The place episodes of the start bank `paths` (one file, or several separated by commas), checked to
+    hold only layouts of `split` and a held target each; errors name `skill.start_bank`."""
+    bank: list[EpisodeSpec] = []
+    for path in (p.strip() for p in paths.split(",") if p.strip()):
+        try:
+            bank += load_episodes(path)
+        except EpisodeError as e:
+            raise ValueError(f"skill.start_bank: {e}") from None
+        allowed = set(split_layouts(split))
+        outside = sorted({s.layout for s in bank} - allowed)
+        if outside:
+            raise ValueError(
+                f"skill.start_bank: {path} holds layouts {outside} outside the {split!r} split "
+                f"({sorted(allowed)}); record a bank on that split (--split {split})"
+            )
+    if not bank:
+        raise ValueError(f"skill.start_bank: {paths!r} names no file")
+    for i, s in enumerate(bank):
+        if not s.targets or s.held != s.targets[0].handle:
+            raise ValueError(
+                f"skill.start_bank: episode {i} ({s.episode_id}) does not start holding its target "
+                "(not a place episode)"
+            )
+    return bank
+
+
+class BankEpisodes:
+    """Episode source: an episode of the bank with probability `prob`, else one of `source`."""
+
+    def __init__(self, source: object, bank: Sequence[EpisodeSpec], prob: float) -> None:
+        self.source, self.bank, self.prob = source, list(bank), prob
+
+    def sample(self, backend: SimBackend, rng: np.random.Generator) -> EpisodeSpec:
+        if self.bank and rng.random() < self.prob:
+            return self.bank[int(rng.integers(len(self.bank)))]
+        return self.source.sample(backend, rng)  # type: ignore[attr-defined]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m skills.starts", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--nav", default="skills/checkpoints/nav_to_obj.pt", help="nav policy (run dir or checkpoint)"
+    )
+    parser.add_argument("--split", default="train", help="train (default) | heldout")
+    parser.add_argument("--episodes", type=int, default=3000, help="nav episodes to run (default 3000)")
+    parser.add_argument("--seed", type=int, default=RECORD_SEED, help="seed of the first nav episode")
+    parser.add_argument(
+        "--sample-frac", type=float, default=0.25, help="share of episodes with sampled actions"
+    )
+    parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
+    args = parser.parse_args(argv)
+    if args.episodes < 1:
+        parser.error(f"--episodes: {args.episodes} must be >= 1")
+    if not 0.0 <= args.sample_frac <= 1.0:
+        parser.error(f"--sample-frac: {args.sample_frac} must be in [0, 1]")
+    if Path(args.out).exists():
+        parser.error(f"--out: {args.out} exists; a start bank is never overwritten (choose another path)")
+    split_layouts(args.split)
+    single_thread_acting()
+    t0 = time.perf_counter()
+    try:
+        bank, counts = record_nav_stops(args.nav, args.split, args.episodes, args.seed, args.sample_frac)
+    except (ValueError, SpawnError) as e:
+        parser.error(str(e))
+    if not bank:
+        parser.error(f"no nav episode of {args.episodes} ended successfully; nothing written")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    save_episodes(args.out, bank)
+    counts["seconds"] = round(time.perf_counter() - t0, 1)
+    print(f"{counts['kept']} place starts from {counts['episodes']} nav episodes "
+          f"({counts['nav_success']} successful, {counts['unreachable_goal']} with a goal out of reach, "
+          f"{counts['not_recreated']} not re-created) "
+          f"-> {args.out} in {counts['seconds']} s")  # fmt: skip
+    print(json.dumps({"out": args.out, "split": args.split, "nav": args.nav, **counts}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

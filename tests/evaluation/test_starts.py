@@ -1,0 +1,54 @@
+"""Place starts recorded inside HAB chains on training layouts (evaluation/starts.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaluation.episodes import generate_episodes
+from evaluation.starts import main, record_place_starts
+from skills.registry import make_env
+from skills.splits import HELDOUT_LAYOUTS, TRAIN_LAYOUTS
+from skills.starts import load_bank
+from tpsrl.sim.episode import save_episodes
+
+
+def test_training_layout_episode_sets_are_apart_from_the_evaluation_sets() -> None:
+    train = generate_episodes("tidy_house", 6, seed=3, split="train")
+    assert all(e.layout in TRAIN_LAYOUTS for e in train)
+    assert all(e.layout in HELDOUT_LAYOUTS for e in generate_episodes("tidy_house", 6, seed=3))
+    with pytest.raises(ValueError, match="skill.split: unknown split 'test'"):
+        generate_episodes("tidy_house", 1, split="test")
+
+
+def test_every_place_call_of_a_chain_becomes_a_place_episode(tmp_path: Path) -> None:
+    starts, counts = record_place_starts(["tidy_house"], 1, agent="tp_spa")  # scripted skills: quick
+    assert counts["place_calls"] >= 5  # five objects, each placed at least once
+    assert (
+        counts["kept"]
+        == len(starts)
+        == counts["place_calls"] - counts["not_holding_target"] - counts["not_recreated"]
+    )
+    assert len(starts) >= 4
+    path = tmp_path / "chain.json"
+    save_episodes(path, starts)
+    bank = load_bank(str(path), "train")  # every start holds its target, on training layouts
+    env = make_env("place", split="train", start_bank=str(path), start_bank_prob=1.0)
+    for spec in bank:
+        env.reset(options={"episode": spec})
+        assert env.backend.held == spec.targets[0].handle
+        assert env.backend.base_pose[:2] == pytest.approx((spec.robot.x, spec.robot.y), abs=0.05)
+    assert len({s.targets[0].handle for s in bank}) >= 4  # one start per object's place call, not one object
+
+
+def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
+    out = tmp_path / "chain.json"
+    with pytest.raises(SystemExit):
+        main(["--scenarios", "tidy_hose", "--out", str(out)])
+    with pytest.raises(SystemExit):
+        main(["--episodes", "0", "--out", str(out)])
+    out.write_text("[]")
+    with pytest.raises(SystemExit):
+        main(["--episodes", "1", "--out", str(out)])
+    assert out.read_text() == "[]"

@@ -1,0 +1,129 @@
+"""Start banks: place episodes recorded where the learned nav stopped (skills/starts.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skills.evaluate import evaluate
+from skills.registry import make_env
+from skills.splits import HELDOUT_LAYOUTS
+from skills.starts import LIFT, BankEpisodes, load_bank, main, record_nav_stops, recreated, stop_episode
+from tpsrl.sim.episode import PlacementError, save_episodes
+
+NAV = "skills/checkpoints/nav_to_obj.pt"
+
+
+@pytest.fixture(scope="module")
+def recorded() -> tuple[list, dict]:
+    return record_nav_stops(NAV, "heldout", episodes=6, sample_frac=0.5)
+
+
+def test_recorded_starts_are_place_episodes_where_nav_stopped(recorded: tuple[list, dict]) -> None:
+    bank, counts = recorded
+    assert counts["episodes"] == 6
+    assert counts["kept"] == len(bank) <= counts["nav_success"] <= 6
+    assert bank, "the shipped nav stops successfully in most held-out episodes"
+    env = make_env("place", split="heldout")
+    for spec in bank:
+        assert spec.layout in HELDOUT_LAYOUTS
+        assert spec.held == spec.targets[0].handle and spec.nav_goal is None
+        env.reset(options={"episode": spec})
+        x, y, _ = env.backend.base_pose
+        assert np.hypot(x - spec.robot.x, y - spec.robot.y) < 0.05
+        assert env.backend.held == spec.held
+        goal = np.array(spec.targets[0].goal[:2])
+        assert np.hypot(*(goal - (x, y))) < 1.5 + 0.05  # nav's success: within 1.5 m of the goal
+
+
+def test_stop_episode_keeps_where_things_are_now() -> None:
+    env = make_env("nav_to_obj", split="train", hold_prob=1.0)
+    env.reset(seed=5)
+    for _ in range(30):
+        env.step(np.array([1.0, 0.3, -1.0]))  # drive and turn; stop output off
+    spec = stop_episode(env.backend, env.backend.spec, 7)
+    x, y, yaw = env.backend.base_pose
+    assert (spec.robot.x, spec.robot.y, spec.robot.yaw) == pytest.approx((x, y, yaw))
+    assert spec.episode_id == f"navstop-L{spec.layout}-7"
+    start = {o.handle: o.pos for o in env.backend.spec.objects}
+    for o in spec.objects:
+        if o.handle == spec.held:  # where the nav episode put it (a reset snaps it into the gripper)
+            assert o.pos == start[o.handle]
+        else:
+            assert o.pos == pytest.approx(tuple(env.backend.object_pos(o.handle) + [0, 0, LIFT]))
+    assert spec.targets == env.backend.spec.targets and spec.held == env.backend.spec.held
+
+
+def test_a_bank_is_refused_outside_its_split(tmp_path: Path, recorded: tuple[list, dict]) -> None:
+    path = tmp_path / "bank.json"
+    save_episodes(path, recorded[0])
+    assert len(load_bank(str(path), "heldout")) == len(recorded[0])
+    with pytest.raises(ValueError, match=r"skill.start_bank: .* outside the 'train' split"):
+        make_env("place", split="train", start_bank=str(path), start_bank_prob=1.0)
+    with pytest.raises(ValueError, match="skill.start_bank: .*cannot be read"):
+        make_env("place", start_bank=str(tmp_path / "missing.json"), start_bank_prob=0.5)
+    with pytest.raises(ValueError, match="skill.start_bank_prob: 0.5 needs skill.start_bank"):
+        make_env("place", start_bank_prob=0.5)
+    with pytest.raises(ValueError, match=r"skill.start_bank_prob: 1.5 must be in \[0, 1\]"):
+        make_env("place", split="heldout", start_bank=str(path), start_bank_prob=1.5)
+    pick_like = tmp_path / "not_place.json"
+    save_episodes(pick_like, [replace(recorded[0][0], held=None)])
+    with pytest.raises(ValueError, match="does not start holding its target"):
+        load_bank(str(pick_like), "heldout")
+
+
+def test_the_place_task_draws_from_the_bank_with_its_probability(
+    tmp_path: Path, recorded: tuple[list, dict]
+) -> None:
+    path = tmp_path / "bank.json"
+    save_episodes(path, recorded[0])
+    ids = {s.episode_id for s in recorded[0]}
+    always = make_env("place", split="heldout", start_bank=str(path), start_bank_prob=1.0)
+    never = make_env("place", split="heldout", start_bank=str(path), start_bank_prob=0.0)
+    assert isinstance(always.task.episodes, BankEpisodes)
+    for seed in range(8):
+        assert always.reset(seed=seed)[1]["episode_id"] in ids
+        assert never.reset(seed=seed)[1]["episode_id"] not in ids
+    half = make_env("place", split="heldout", start_bank=str(path), start_bank_prob=0.5)
+    drawn = [half.reset(seed=s)[1]["episode_id"] in ids for s in range(40)]
+    assert 8 <= sum(drawn) <= 32
+
+
+def test_evaluate_runs_the_bank_in_order(tmp_path: Path, recorded: tuple[list, dict]) -> None:
+    r = evaluate("scripted:place", episodes=2, split="heldout", specs=recorded[0][:2])
+    assert r.episodes == min(2, len(recorded[0]))
+    r = evaluate("scripted:place", episodes=50, split="heldout", specs=recorded[0][:1])
+    assert r.episodes == 1  # no more than the bank holds
+
+
+def test_the_cli_never_overwrites_and_refuses_a_non_nav_policy(tmp_path: Path) -> None:
+    out = tmp_path / "bank.json"
+    out.write_text("[]")
+    with pytest.raises(SystemExit):
+        main(["--episodes", "1", "--out", str(out)])
+    assert out.read_text() == "[]"
+    with pytest.raises(SystemExit):
+        main(["--nav", "skills/checkpoints/place.pt", "--episodes", "1", "--out", str(tmp_path / "b.json")])
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_an_object_found_inside_its_support_is_raised_out_of_it() -> None:
+    env = make_env("place", split="train", clutter=(2, 2))
+    env.reset(seed=11)
+    spec = env.backend.spec
+    i = next(k for k, o in enumerate(spec.objects) if o.handle != spec.held)
+    o = spec.objects[i]
+    sunk = replace(
+        spec,
+        objects=spec.objects[:i] + (replace(o, pos=(*o.pos[:2], o.pos[2] - 0.04)),) + spec.objects[i + 1 :],
+    )
+    with pytest.raises(PlacementError, match=rf"objects\[{i}\]"):
+        env.backend.reset(sunk)
+    fixed = recreated(env.backend, sunk)
+    assert fixed is not None and o.pos[2] - 0.04 < fixed.objects[i].pos[2] <= o.pos[2] + 0.03
+    assert fixed.objects[:i] == spec.objects[:i] and fixed.robot == spec.robot
+    inside_wall = replace(spec, robot=replace(spec.robot, x=-5.0))
+    assert recreated(env.backend, inside_wall) is None  # the robot is not moved: not re-created
