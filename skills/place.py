@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from .terms import ForceRule, Progress, ee_rest_dist, force_scales
 @dataclass
 class PlaceConfig(SkillConfig):
     """Place: HAB's reward scales and rules."""
+
+    LEGACY: ClassVar[dict[str, Any]] = {"start_bank": "", "start_bank_prob": 0.0}
+    """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     dist_reward: float = 2.0
     """Scale of the decrease of object->goal distance while >= goal_tol (then EE->rest once placed)."""
