@@ -24,6 +24,7 @@ from evaluation.metrics import EpisodeResult, SkillRecord, StageTracker
 from evaluation.policies import SkillSources, get_agent
 from evaluation.skillview import SkillView, call_spec, full_action, skill_env_config
 from planner import ExecutionMonitor, GroundAction, MonitorStatus, ProblemError, StepFailure, fact
+from skills.config import acting_config
 from skills.learned import SkillCheckpointError
 from skills.policy import ActionLayout, SkillPolicy
 from skills.registry import task_class
@@ -154,7 +155,9 @@ class HierarchicalAgent:
             base = self.sources.base_movement.get(skill, True)
             learned = getattr(self._policies[skill], "config", None)
             if learned is not None:  # a learned skill sees and acts exactly as it was trained
-                self._env_cfgs[skill] = task_class(skill)(replace(learned, base_movement=base)).env_config()
+                self._env_cfgs[skill] = task_class(skill)(
+                    acting_config(replace(learned, base_movement=base))
+                ).env_config()
             else:
                 self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)
         return self._policies[skill], self._env_cfgs[skill]

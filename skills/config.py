@@ -6,7 +6,7 @@ skill config into the simulator's `EnvConfig` (observations, actions, depth, epi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from tpsrl.sim.backend import DepthSettings
@@ -144,6 +144,13 @@ class SkillConfig:
             raise ValueError(f"skill.yaw_noise: {self.yaw_noise} must be >= 0 (rad; >= pi: any heading)")
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
             raise ValueError(f"skill.clutter: {self.clutter} must be (min, max) with 0 <= min <= max")
+
+
+def acting_config(cfg: SkillConfig) -> SkillConfig:
+    """`cfg` without where its training episodes came from (start banks): all a policy needs to act, so a
+    shipped skill never needs its training files."""
+    names = {f.name: f.default for f in fields(cfg) if f.name in EPISODE_SOURCE_FIELDS and f.name != "split"}
+    return replace(cfg, **names)
 
 
 def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:

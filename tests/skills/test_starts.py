@@ -127,3 +127,13 @@ def test_an_object_found_inside_its_support_is_raised_out_of_it() -> None:
     assert fixed.objects[:i] == spec.objects[:i] and fixed.robot == spec.robot
     inside_wall = replace(spec, robot=replace(spec.robot, x=-5.0))
     assert recreated(env.backend, inside_wall) is None  # the robot is not moved: not re-created
+
+
+def test_a_policy_acts_without_its_training_bank(tmp_path: Path) -> None:
+    from skills.config import acting_config
+    from skills.registry import make_config
+
+    cfg = make_config("place", start_bank=str(tmp_path / "gone.json"), start_bank_prob=0.5)
+    acting = acting_config(cfg)
+    assert acting.start_bank == "" and acting.start_bank_prob == 0.0 and acting.split == cfg.split
+    make_env("place", **{k: v for k, v in acting.__dict__.items()})  # no file needed to build its env
