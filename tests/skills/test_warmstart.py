@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from skills.config import EPISODE_SOURCE_FIELDS
 from skills.learned import load_skill_policy
 from skills.registry import make_env
 from skills.ship import CHECKPOINT_DIR
@@ -79,7 +80,7 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
     assert data["spaces"]["observation"]["dict"]["head_depth"]["shape"] == [16, 16, 1]
     assert torch.all(data["model"]["actor.weight"][:, :256] == 0)  # the heads ignore the new features
     source, deep = load_skill_policy(CHECKPOINT_DIR / "place.pt"), load_skill_policy(out)
-    fields = {k: v for k, v in asdict(source.config).items() if k not in ("split", "depth")}
+    fields = {k: v for k, v in asdict(source.config).items() if k not in (*EPISODE_SOURCE_FIELDS, "depth")}
     plain = make_env("place", **fields, split="heldout")
     seeing = make_env("place", **fields, split="heldout", depth=16)
     obs_p, _ = plain.reset(seed=3)
@@ -125,7 +126,7 @@ def test_with_sensor_acts_as_the_source_until_trained(
         kept = torch.cat([w[:, :start], w[:, start + width :]], dim=1)
         assert torch.equal(kept, source_model[f"{body}.encoder.mlp.0.weight"])
     source, plus = load_skill_policy(CHECKPOINT_DIR / f"{skill}.pt"), load_skill_policy(out)
-    fields = {k: v for k, v in asdict(source.config).items() if k != "split"}
+    fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
     plain = make_env(skill, **fields, split="heldout")
     sensing = make_env(skill, **{**fields, field: True}, split="heldout")
     obs_p, _ = plain.reset(seed=3)
