@@ -36,7 +36,8 @@ bench: $(BIN)/activate
 # reach and grasp, then lets go at once), its grip output set to hold (skills.warmstart --hold-grip),
 # then 3M more steps from there (run.init_from); the no-base place: 3M steps from scratch. Place is then
 # fine-tuned for 1.5M steps with half its episodes starting where the trained nav stops
-# (skills.starts, skill.start_bank), as the shipped place was (docs/results.md, eleventh session). No-base
+# (skills.starts, skill.start_bank), as the shipped place was (docs/results.md, eleventh session: its chain gain
+# came with one of two seeds). No-base
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md).
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
