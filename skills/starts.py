@@ -39,6 +39,7 @@ from tpsrl.sim.episode import (
     load_episodes,
     save_episodes,
 )
+from tpsrl.sim.task import EpisodeSource
 
 from .spawn import SpawnError, articulation_disks, reachable_from_free
 from .splits import split_layouts
@@ -155,19 +156,20 @@ def record_nav_stops(
 def load_bank(paths: str, split: str) -> list[EpisodeSpec]:
     """The place episodes of the start bank `paths` (one file, or several separated by commas), checked to
     hold only layouts of `split` and a held target each; errors name `skill.start_bank`."""
+    allowed = set(split_layouts(split))
     bank: list[EpisodeSpec] = []
     for path in (p.strip() for p in paths.split(",") if p.strip()):
         try:
-            bank += load_episodes(path)
+            episodes = load_episodes(path)
         except EpisodeError as e:
             raise ValueError(f"skill.start_bank: {e}") from None
-        allowed = set(split_layouts(split))
-        outside = sorted({s.layout for s in bank} - allowed)
+        outside = sorted({s.layout for s in episodes} - allowed)
         if outside:
             raise ValueError(
                 f"skill.start_bank: {path} holds layouts {outside} outside the {split!r} split "
                 f"({sorted(allowed)}); record a bank on that split (--split {split})"
             )
+        bank += episodes
     if not bank:
         raise ValueError(f"skill.start_bank: {paths!r} names no file")
     for i, s in enumerate(bank):
@@ -182,13 +184,13 @@ def load_bank(paths: str, split: str) -> list[EpisodeSpec]:
 class BankEpisodes:
     """Episode source: an episode of the bank with probability `prob`, else one of `source`."""
 
-    def __init__(self, source: object, bank: Sequence[EpisodeSpec], prob: float) -> None:
+    def __init__(self, source: EpisodeSource, bank: Sequence[EpisodeSpec], prob: float) -> None:
         self.source, self.bank, self.prob = source, list(bank), prob
 
     def sample(self, backend: SimBackend, rng: np.random.Generator) -> EpisodeSpec:
         if self.bank and rng.random() < self.prob:
             return self.bank[int(rng.integers(len(self.bank)))]
-        return self.source.sample(backend, rng)  # type: ignore[attr-defined]
+        return self.source.sample(backend, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
