@@ -12,6 +12,7 @@ policy acts deterministically (its mean action) unless `--stochastic`.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import time
@@ -131,16 +132,43 @@ def main(argv: list[str] | None = None) -> int:
         "--start-bank",
         help="a place start bank (python -m skills.starts) of the split: its episodes in order",
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a task config field for this evaluation (e.g. settle_speed=0.05), repeatable; "
+        "episode sources (start_bank) cannot be set",
+    )
     args = parser.parse_args(argv)
     single_thread_acting()
+    overrides = {}
+    for item in args.set:
+        field, eq, value = item.partition("=")
+        if not eq or not field or field in EPISODE_SOURCE_FIELDS:
+            parser.error(
+                f"--set: {item!r} is not FIELD=VALUE of a task config field (not {EPISODE_SOURCE_FIELDS})"
+            )
+        try:
+            overrides[field] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            overrides[field] = value
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
     try:
         specs = None if args.start_bank is None else load_bank(args.start_bank, args.split)
     except ValueError as e:
         parser.error(f"--start-bank: {e}")
-    r = evaluate(args.policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs)
+    try:
+        r = evaluate(
+            args.policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs, **overrides
+        )
+    except (TypeError, ValueError) as e:
+        if not overrides:
+            raise
+        parser.error(f"--set {args.set}: {e}")
     where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
+    where += "".join(f", {k}={v}" for k, v in overrides.items())
     print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
           f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
           f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps")  # fmt: skip

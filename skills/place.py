@@ -19,12 +19,20 @@ from .pick import MANIPULATION_ACTIONS
 from .starts import BankEpisodes, load_bank
 from .terms import ForceRule, Progress, ee_rest_dist, force_scales
 
+CONTROL_DT = 1.0 / 30.0
+"""Seconds per env step (every backend steps its control at 30 Hz, `SimBackend`)."""
+
 
 @dataclass
 class PlaceConfig(SkillConfig):
     """Place: HAB's reward scales and rules."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"start_bank": "", "start_bank_prob": 0.0}
+    LEGACY: ClassVar[dict[str, Any]] = {
+        "start_bank": "",
+        "start_bank_prob": 0.0,
+        "release_speed": 0.0,
+        "settle_speed": 0.0,
+    }
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     dist_reward: float = 2.0
@@ -37,6 +45,15 @@ class PlaceConfig(SkillConfig):
     """Penalty for grasping another object (ends the episode)."""
     goal_tol: float = 0.15
     """Object within this distance (m) of its goal counts as placed (HAB 0.15)."""
+    release_speed: float = 0.5
+    """A release within goal_tol while the object moves faster than this (m/s) is a throw: no place reward,
+    the drop penalty, and the episode ends (cause "thrown"). 0: no limit (HAB's rule). Without it the
+    policy learned to release while sweeping past the goal (median 0.3 m/s, a third of its successes
+    above 1 m/s): the object slid on and, inside HAB chains, off its support to the floor."""
+    settle_speed: float = 0.05
+    """Success also needs the object slower than this (m/s), resting where it was put; an object that
+    leaves 2 x goal_tol of its goal after a release ends the episode (cause "moved_off", drop penalty).
+    0: HAB's rule (success the step the EE reaches rest, the object possibly still sliding)."""
     goal_receptacles: tuple[str, ...] = ALL_RECEPTACLES
     """Where the goal may be (open surfaces, the open fridge, the open top drawer)."""
     start_bank: str = ""
@@ -50,6 +67,9 @@ class PlaceConfig(SkillConfig):
         super().__post_init__()
         if not 0.0 <= self.start_bank_prob <= 1.0:
             raise ValueError(f"skill.start_bank_prob: {self.start_bank_prob} must be in [0, 1]")
+        for f in ("release_speed", "settle_speed"):
+            if not getattr(self, f) >= 0.0:
+                raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0 (0: no limit)")
         if self.start_bank_prob > 0 and not self.start_bank:
             raise ValueError(
                 f"skill.start_bank_prob: {self.start_bank_prob} needs skill.start_bank (an episodes file "
@@ -64,7 +84,7 @@ class PlaceTask:
     Config = PlaceConfig
     OBSERVATIONS = ("obj_goal_sensor", "joint", "is_holding", "relative_resting_position")
     ACTIONS = MANIPULATION_ACTIONS
-    failure_causes = ("force", "wrong_grasp", "release_away")
+    failure_causes = ("force", "wrong_grasp", "release_away", "thrown", "moved_off")
 
     def __init__(self, config: PlaceConfig | None = None) -> None:
         self.config = config or PlaceConfig()
@@ -80,6 +100,7 @@ class PlaceTask:
         self.goal = np.zeros(3)
         self.holding = True
         self.placed = False
+        self.last_pos = np.zeros(3)
 
     @property
     def reward_scales(self) -> Mapping[str, float]:
@@ -102,6 +123,7 @@ class PlaceTask:
         self.goal = np.array(spec.targets[0].goal)
         self.holding = backend.held == self.target
         self.placed = False
+        self.last_pos = backend.object_pos(self.target)
         self.progress.reset()
         self.force.reset()
 
@@ -111,24 +133,35 @@ class PlaceTask:
         new, over = self.force.step(b.arm_force)
         terms["force"] = self.force.penalty_raw(new)
         failure = None
-        dist = float(np.linalg.norm(b.object_pos(self.target) - self.goal))
-        holding = b.held == self.target
+        pos = b.object_pos(self.target)
+        dist = float(np.linalg.norm(pos - self.goal))
+        speed = float(np.linalg.norm(pos - self.last_pos)) / CONTROL_DT
+        self.last_pos = pos
+        holding, was_holding = b.held == self.target, self.holding
         if b.held is not None and not holding:
             terms["wrong_grasp"], failure = 1.0, "wrong_grasp"
         elif over:
             terms["force_limit"], failure = 1.0, "force"
-        elif self.holding and not holding:
-            if dist < c.goal_tol and not self.placed:
-                terms["place"], self.placed = 1.0, True
-            elif dist >= c.goal_tol:
+        elif was_holding and not holding:
+            if dist >= c.goal_tol:
                 terms["drop"], failure = 1.0, "release_away"
+            elif c.release_speed and speed > c.release_speed:
+                terms["drop"], failure = 1.0, "thrown"
+            elif not self.placed:
+                terms["place"], self.placed = 1.0, True
+        elif c.settle_speed and self.placed and not holding and dist >= 2 * c.goal_tol:
+            terms["drop"], failure = 1.0, "moved_off"
         self.holding = holding
         if holding:
             gain = self.progress(dist, "obj")
             terms["dist"] = gain if dist >= c.goal_tol else 0.0
         else:
             terms["dist"] = self.progress(ee_rest_dist(b), "rest")
-        success = failure is None and not holding and dist < c.goal_tol and ee_rest_dist(b) < c.rest_tol
+        # at rest: slow over a whole step in which it was free (a release takes effect at the step's end)
+        settled = not c.settle_speed or (speed < c.settle_speed and not was_holding)
+        success = (
+            failure is None and not holding and dist < c.goal_tol and ee_rest_dist(b) < c.rest_tol and settled
+        )
         if success:
             terms["success"] = 1.0
         info = {"force_new_accum": self.force.accum}

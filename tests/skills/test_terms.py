@@ -89,6 +89,52 @@ def test_place_release_at_goal_and_away_from_it() -> None:
     assert info["reward_terms"]["place"] == 5.0
 
 
+def test_place_release_too_fast_is_a_throw() -> None:
+    env = make_env("place", seed=0)
+    spec = _episode(env)
+    env.reset(options={"episode": spec})
+    held = env.backend.object_pos(spec.targets[0].handle)
+    env.task.goal = held  # at the goal, but it moved 0.1 m in the last step (3 m/s)
+    env.task.last_pos = held + np.array([0.1, 0.0, 0.0])
+    _, _, term, _, info = env.step(_act(env, grip_action=-1.0))
+    assert term and info["reward_terms"]["drop"] == -0.5 and info["episode_stats"]["fail/thrown"] == 1.0
+    assert "place" not in info["reward_terms"] or info["reward_terms"]["place"] == 0.0
+    env = make_env("place", seed=0, release_speed=0.0)  # HAB's rule: no limit
+    env.reset(options={"episode": spec})
+    env.task.goal = held
+    env.task.last_pos = held + np.array([0.1, 0.0, 0.0])
+    _, _, _, _, info = env.step(_act(env, grip_action=-1.0))
+    assert info["reward_terms"]["place"] == 5.0
+
+
+def _release_in_the_air(goal_tol: float, **config: float):  # noqa: ANN202
+    """Place released at rest in mid-air, its goal where it was held: it falls (1 m) to the floor."""
+    env = make_env("place", seed=0, goal_tol=goal_tol, **config)
+    spec = _episode(env)
+    env.reset(options={"episode": spec})
+    env.task.goal = env.backend.object_pos(spec.targets[0].handle)
+    steps = []
+    for _ in range(60):
+        _, _, term, _, info = env.step(_act(env, grip_action=-1.0))
+        steps.append(
+            (info.get("episode_stats", {}), float(env.backend.object_pos(spec.targets[0].handle)[2]))
+        )
+        if term:
+            break
+    return steps
+
+
+def test_place_success_needs_the_object_at_rest() -> None:
+    hab = _release_in_the_air(0.15, settle_speed=0.0)
+    assert len(hab) == 1 and hab[0][0]["success"] == 1.0  # HAB's rule: placed while still falling
+    falling = _release_in_the_air(0.15)
+    stats, _ = falling[-1]
+    assert len(falling) > 1 and stats["success"] == 0.0 and stats["fail/moved_off"] == 1.0
+    landed = _release_in_the_air(2.0)  # the whole fall is within tolerance: success once it rests
+    stats, z = landed[-1]
+    assert stats["success"] == 1.0 and len(landed) > 10 and z < 0.3
+
+
 def test_open_drawer_right_and_wrong_handle() -> None:
     env = make_env("open_drawer", seed=0)
     spec = _episode(env)

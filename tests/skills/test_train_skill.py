@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -119,6 +120,18 @@ def test_evaluate_cli_acts_on_one_torch_thread(pick_run: Path, capsys: pytest.Ca
     finally:
         torch.set_num_threads(before)
     assert "success" in capsys.readouterr().out
+
+
+def test_evaluate_cli_sets_task_fields(pick_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skills.evaluate import main
+
+    assert main([str(pick_run), "--episodes", "1", "--json", "--set", "max_steps=3"]) == 0
+    out = capsys.readouterr().out
+    assert "max_steps=3" in out and json.loads(out.strip().splitlines()[-1])["mean_steps"] <= 3
+    for bad in ("bogus=1", "max_steps", "start_bank=x.json"):
+        with pytest.raises(SystemExit):
+            main([str(pick_run), "--episodes", "1", "--set", bad])
+        assert "--set" in capsys.readouterr().err
 
 
 def test_ship_names_by_base_movement_and_never_overwrites(pick_run: Path, tmp_path: Path) -> None:
