@@ -22,7 +22,7 @@ print(
 )
 cat = collections.Counter()
 ex = collections.defaultdict(list)
-for i, full, fail, falls in rows:
+for i, _full, _fail, falls in rows:
     for f in falls:
         if f["goal_dist_onset"] is None:
             k = "clutter"
@@ -41,7 +41,7 @@ for k, v in cat.most_common():
     print(f"{v:3d} {k}  {ex[k][:8]}")
 # first fall per episode only
 first = collections.Counter()
-for i, full, fail, falls in rows:
+for *_, falls in rows:
     if falls:
         f = falls[0]
         first["held" if f["held_at_onset"] else "resting"] += 1
