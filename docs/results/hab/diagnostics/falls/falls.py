@@ -12,6 +12,7 @@ and its distance to its goal at the onset.
 
 import collections
 import json
+import os
 import sys
 
 import numpy as np
@@ -26,7 +27,7 @@ scenario = sys.argv[1]
 start, n = int(sys.argv[2]), int(sys.argv[3])
 out = sys.argv[4]
 single_thread_acting()
-sources, depth = prepare(EvalConfig(scenario=scenario, agent="tp_srl"))
+sources, depth = prepare(EvalConfig(scenario=scenario, agent="tp_srl", checkpoints=os.environ.get("CHECKPOINTS", "")))
 agent = HierarchicalAgent("tp_srl", sources)
 env = make_episode_env(depth)
 specs = generate_episodes(scenario, start + n, 0)[start:]
