@@ -40,16 +40,19 @@ bench: $(BIN)/activate
 # came with one of two seeds). No-base
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md).
+# The shipped place was trained under HAB's place rule; the place preset's default since 2026-11-26 is the
+# gentle-place rule (docs/skills.md), so these runs name HAB's rule to reproduce the shipped settings.
+PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
 	  r=$$(test -f $$d/checkpoints/latest.pt && echo run.resume=true || true); \
 	  $(BIN)/tpsrl-train run.dir=$$d $$r "$$@"; $(BIN)/python -m skills.ship $$d --force; }; \
 	train nav_to_obj path skill=nav_to_obj; \
-	for s in $(SKILLS); do train $$s base skill=$$s; done; \
+	for s in $(SKILLS); do train $$s base skill=$$s $$(test $$s = place && echo $(PLACE_HAB_RULE)); done; \
 	b=runs/skills/place/nav_stops_train.json; \
 	test -f $$b || $(BIN)/python -m skills.starts --nav runs/skills/nav_to_obj/path --split train --episodes 3000 --out $$b; \
-	train place navbank skill=place skill.start_bank=$$b skill.start_bank_prob=0.5 \
+	train place navbank skill=place skill.start_bank=$$b skill.start_bank_prob=0.5 $(PLACE_HAB_RULE) \
 	  run.init_from=runs/skills/place/base/checkpoints/latest.pt run.total_steps=1500000; \
 	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 ppo.lr_schedule=constant \
 	  run.total_steps=3000000; \
