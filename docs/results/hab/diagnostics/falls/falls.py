@@ -27,7 +27,9 @@ scenario = sys.argv[1]
 start, n = int(sys.argv[2]), int(sys.argv[3])
 out = sys.argv[4]
 single_thread_acting()
-sources, depth = prepare(EvalConfig(scenario=scenario, agent="tp_srl", checkpoints=os.environ.get("CHECKPOINTS", "")))
+sources, depth = prepare(
+    EvalConfig(scenario=scenario, agent="tp_srl", checkpoints=os.environ.get("CHECKPOINTS", ""))
+)
 agent = HierarchicalAgent("tp_srl", sources)
 env = make_episode_env(depth)
 specs = generate_episodes(scenario, start + n, 0)[start:]
