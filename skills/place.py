@@ -25,7 +25,7 @@ CONTROL_DT = 1.0 / 30.0
 
 @dataclass
 class PlaceConfig(SkillConfig):
-    """Place: HAB's reward scales and rules."""
+    """Place: HAB's reward scales and rules, with a gentle release and a settled object (docs/skills.md)."""
 
     LEGACY: ClassVar[dict[str, Any]] = {
         "start_bank": "",
