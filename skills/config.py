@@ -153,6 +153,12 @@ def acting_config(cfg: SkillConfig) -> SkillConfig:
     return replace(cfg, **names)
 
 
+def task_fields(cfg: SkillConfig) -> dict[str, Any]:
+    """`cfg`'s fields but its episode sources (`EPISODE_SOURCE_FIELDS`): what rebuilds the task a policy
+    was trained on, on another split and with the task's own spawns."""
+    return {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name not in EPISODE_SOURCE_FIELDS}
+
+
 def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:
     """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
     extra = tuple(name for name, on in (("head_depth", cfg.depth), ("base_odometry", cfg.odometry),

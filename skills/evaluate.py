@@ -26,7 +26,7 @@ import torch
 from tpsrl.engine.inference import single_thread_acting
 from tpsrl.sim.episode import EpisodeSpec
 
-from .config import EPISODE_SOURCE_FIELDS
+from .config import EPISODE_SOURCE_FIELDS, task_fields
 from .learned import load_skill_policy
 from .policy import SkillPolicy
 from .registry import make_env
@@ -34,6 +34,10 @@ from .scripted import make_scripted
 from .starts import load_bank
 
 EVAL_SEED = 1_000_000
+
+
+class TaskFieldError(ValueError):
+    """A task config field given to `evaluate` (`--set`) that the policy's task refuses."""
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -73,8 +77,7 @@ def load(policy: str, sample: bool = False) -> tuple[SkillPolicy, dict[str, Any]
         return make_scripted(policy.split(":", 1)[1]), {}
     learned = load_skill_policy(policy)
     learned.runner.deterministic = not sample
-    fields = {k: v for k, v in asdict(learned.config).items() if k not in EPISODE_SOURCE_FIELDS}
-    return learned, fields
+    return learned, task_fields(learned.config)
 
 
 def evaluate(
@@ -90,7 +93,12 @@ def evaluate(
     policies sample their actions, seeded by the episode's seed); `specs`: these episodes, in order,
     instead of the task's own (`episodes` of them at most)."""
     skill_policy, fields = load(policy, sample)
-    env = make_env(skill_policy.skill, **{**fields, **overrides, "split": split})
+    try:
+        env = make_env(skill_policy.skill, **{**fields, **overrides, "split": split})
+    except (TypeError, ValueError) as e:
+        if not overrides:
+            raise
+        raise TaskFieldError(f"{sorted(overrides)}: {e}") from None
     if specs is not None:
         episodes = min(episodes, len(specs))
     wins, steps, returns, causes = 0, [], [], Counter()
@@ -163,10 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         r = evaluate(
             args.policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs, **overrides
         )
-    except (TypeError, ValueError) as e:
-        if not overrides:
-            raise
-        parser.error(f"--set {args.set}: {e}")
+    except TaskFieldError as e:
+        parser.error(f"--set {e}")
     where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
     where += "".join(f", {k}={v}" for k, v in overrides.items())
     print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "

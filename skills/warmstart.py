@@ -49,7 +49,7 @@ from tpsrl.engine.encoders import IMAGE_ENCODERS, is_image
 from tpsrl.engine.envs import space_to_dict
 from tpsrl.engine.policy import ActorCritic, PolicyConfig
 
-from .config import EPISODE_SOURCE_FIELDS
+from .config import task_fields
 from .learned import task_config
 from .policy import ActionLayout
 from .registry import TASKS, make_env
@@ -80,7 +80,7 @@ def _load(
     if skill not in TASKS:
         raise WarmStartError(f"{source}: skill {skill!r} unknown here; known: {sorted(TASKS)}")
     config = task_config(data["meta"])  # the source's task config, fields it predates filled in
-    return data, skill, {k: v for k, v in asdict(config).items() if k not in EPISODE_SOURCE_FIELDS}
+    return data, skill, task_fields(config)
 
 
 def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) -> None:
