@@ -6,6 +6,7 @@ skill config into the simulator's `EnvConfig` (observations, actions, depth, epi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
@@ -34,6 +35,7 @@ class SkillConfig:
         "odometry": False,
         "path_compass": False,
         "grip_init_mean": 0.0,
+        "arm_start_noise": 0.0,
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -58,6 +60,13 @@ class SkillConfig:
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
     so a pick that grasps mostly drops the object again at once, and half the pick runs settled into that
     (+2 grasp, -0.5 drop) instead of learning to hold (docs/results.md)."""
+    arm_start_noise: float = 0.0
+    """Episodes start with each arm joint off its rest pose by s x U(-a, a) rad (a this value, s ~ U(0, 1)
+    per episode; within the joint limits); 0: at rest, as HAB's skill episodes start. Inside a HAB chain a
+    skill starts where the reset-arm step left the arm, which its 50 steps of 0.0125 rad cannot always bring
+    back: in Tidy House 40% of nav calls started with a joint > 0.4 rad off rest (docs/results.md). A policy
+    trained at rest reads its `joint` sensor through a normaliser fitted to the rest pose alone (the shipped
+    nav's joint standard deviations: 0.02-0.14 rad), so such a start is far outside what it has seen."""
     observations: tuple[str, ...] | None = None
     """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0, and the
     sensors odometry and path_compass add)."""
@@ -130,6 +139,8 @@ class SkillConfig:
                 raise ValueError(
                     f"skill.{f}: true needs skill.base_movement: true (a fixed base cannot use it)"
                 )
+        if not 0.0 <= self.arm_start_noise <= math.pi:
+            raise ValueError(f"skill.arm_start_noise: {self.arm_start_noise} must be in [0, pi] (rad)")
         if self.max_steps < 1:
             raise ValueError(f"skill.max_steps: {self.max_steps} must be >= 1")
         if self.spawn_tries < 1:

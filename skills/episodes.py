@@ -13,6 +13,7 @@ from tpsrl.sim.episode import EpisodeSpec, RobotStart
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.episodes import OPEN_SURFACES, sample_episode
 from tpsrl.sim.mujoco.objects import object_type
+from tpsrl.sim.mujoco.robot import ARM_LIMITS, REST_QPOS
 
 from .config import SkillConfig
 from .spawn import SpawnError, articulation_disks, reachable_from_free, sample_base
@@ -27,6 +28,19 @@ OPEN_RANGE: dict[str, tuple[float, float]] = {
     "drawer_1": (0.4, 0.5),
 }
 """How far a container is opened when an object starts or ends inside it (rad / m)."""
+
+
+def arm_start(rng: np.random.Generator, noise: float) -> tuple[float, ...] | None:
+    """A start pose of the arm for `skill.arm_start_noise` = `noise`: each joint at rest plus
+    s x U(-noise, noise) (s ~ U(0, 1) for the episode), clipped into the joint limits. None (the rest pose)
+    when `noise` is 0, drawing nothing: the episodes of such configs are those drawn before the field."""
+    if noise <= 0.0:
+        return None
+    q = np.asarray(REST_QPOS) + rng.uniform() * rng.uniform(-noise, noise, len(REST_QPOS))
+    for i, lim in enumerate(ARM_LIMITS):
+        if lim is not None:
+            q[i] = np.clip(q[i], lim[0] + 0.01, lim[1] - 0.01)
+    return tuple(float(v) for v in q)
 
 
 def _choose(
@@ -120,7 +134,7 @@ class ObjectEpisodes:
         self._count += 1
         return replace(
             spec,
-            robot=RobotStart(x, y, yaw),
+            robot=RobotStart(x, y, yaw, arm=arm_start(rng, self.cfg.arm_start_noise)),
             held=obj.handle if held else None,
             nav_goal=(float(anchor[0]), float(anchor[1])) if self.anchor == "nav" else None,
             episode_id=f"{self.anchor}-L{layout}-{self._count}",
@@ -164,7 +178,7 @@ class ArticulationEpisodes:
             self._count += 1
             return replace(
                 spec,
-                robot=RobotStart(x, y, yaw),
+                robot=RobotStart(x, y, yaw, arm=arm_start(rng, self.cfg.arm_start_noise)),
                 marker=marker,
                 episode_id=f"{marker}-L{layout}-{self._count}",
             )

@@ -93,7 +93,9 @@ class PlaceTask:
             c, ALL_RECEPTACLES, c.goal_receptacles, anchor="goal", hold_prob=1.0
         )
         if c.start_bank:
-            self.episodes = BankEpisodes(self.episodes, load_bank(c.start_bank, c.split), c.start_bank_prob)
+            self.episodes = BankEpisodes(
+                self.episodes, load_bank(c.start_bank, c.split), c.start_bank_prob, c.arm_start_noise
+            )
         self.force = ForceRule(c)
         self.progress = Progress()
         self.target = ""

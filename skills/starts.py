@@ -41,6 +41,7 @@ from tpsrl.sim.episode import (
 )
 from tpsrl.sim.task import EpisodeSource
 
+from .episodes import arm_start
 from .spawn import SpawnError, articulation_disks, reachable_from_free
 from .splits import split_layouts
 
@@ -182,14 +183,19 @@ def load_bank(paths: str, split: str) -> list[EpisodeSpec]:
 
 
 class BankEpisodes:
-    """Episode source: an episode of the bank with probability `prob`, else one of `source`."""
+    """Episode source: an episode of the bank with probability `prob`, else one of `source`; a bank
+    episode's arm starts off rest by `arm_noise` (`skill.arm_start_noise`, `skills.episodes.arm_start`)."""
 
-    def __init__(self, source: EpisodeSource, bank: Sequence[EpisodeSpec], prob: float) -> None:
-        self.source, self.bank, self.prob = source, list(bank), prob
+    def __init__(
+        self, source: EpisodeSource, bank: Sequence[EpisodeSpec], prob: float, arm_noise: float = 0.0
+    ) -> None:
+        self.source, self.bank, self.prob, self.arm_noise = source, list(bank), prob, arm_noise
 
     def sample(self, backend: SimBackend, rng: np.random.Generator) -> EpisodeSpec:
         if self.bank and rng.random() < self.prob:
-            return self.bank[int(rng.integers(len(self.bank)))]
+            spec = self.bank[int(rng.integers(len(self.bank)))]
+            arm = arm_start(rng, self.arm_noise)
+            return spec if arm is None else replace(spec, robot=replace(spec.robot, arm=arm))
         return self.source.sample(backend, rng)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from skills.policy import ActionLayout
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.navigation import turn_command
-from tpsrl.sim.mujoco.robot import ARM_JOINTS, REST_QPOS
+from tpsrl.sim.mujoco.robot import ARM_JOINTS, ARM_ROLL, REST_QPOS
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
 
@@ -123,8 +123,11 @@ class Robot:
     def joints_to(self, qpos: np.ndarray) -> np.ndarray:
         """Arm action steering the joint targets toward `qpos` (joint space)."""
         d = self.b.data
-        err = np.asarray(qpos) - d.ctrl[self._arm_u]
-        err = (err + math.pi) % (2 * math.pi) - math.pi
+        err = np.asarray(qpos, dtype=np.float64) - d.ctrl[self._arm_u]
+        # Whole turns are skipped on the roll joints only: a limited joint must go the way its range allows
+        # (wrapped, an elbow or wrist more than pi from its target was driven into its limit, and the
+        # reset-arm step never brought it back).
+        err[ARM_ROLL] = (err[ARM_ROLL] + math.pi) % (2 * math.pi) - math.pi
         return np.clip(err / ARM_SCALE, -1.0, 1.0)
 
     def flat(

@@ -30,6 +30,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "odometry": False,
         "path_compass": False,
         "grip_init_mean": 0.0,
+        "arm_start_noise": 0.0,
     }
     assert legacy_values("nav_to_obj")["geodesic"] is False
     drawer = legacy_values("open_drawer")

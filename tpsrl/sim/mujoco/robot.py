@@ -19,6 +19,8 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
+
 ARM_JOINTS: tuple[str, ...] = (
     "shoulder_pan_joint",
     "shoulder_lift_joint",
@@ -54,6 +56,25 @@ HEAD_TILT = 0.45  # fixed head tilt (rad, down)
 # Resting arm pose (elbow folded up, suction cup pointing forward-down): EE at [0.5, 0, 1.0] in the base frame.
 REST_QPOS = (-0.913, -1.009, -1.123, -1.386, -0.823, -1.754, 0.0)
 REST_EE = (0.5, 0.0, 1.0)
+# Joint ranges of the limited arm joints (rad, from the Fetch XML; the rolls are unlimited), in ARM_JOINTS
+# order: None for an unlimited joint.
+ARM_LIMITS: tuple[tuple[float, float] | None, ...] = (
+    (-1.6056, 1.6056), (-1.221, 1.518), None, (-2.251, 2.251), None, (-2.16, 2.16), None,
+)  # fmt: skip
+ARM_ROLL = np.array([lim is None for lim in ARM_LIMITS])  # the unlimited (continuous) roll joints
+
+
+def wrap_rolls(q: np.ndarray, about: np.ndarray | tuple[float, ...] = REST_QPOS) -> np.ndarray:
+    """Arm joint angles with each roll joint (`ARM_ROLL`) turned by whole turns to within pi of `about`
+    (rest by default): the same pose, read as an encoder reads it. Other joints are returned unchanged."""
+    q = np.array(q, dtype=np.float64)
+    a = np.asarray(about, dtype=np.float64)
+    d = q - a
+    turned = ARM_ROLL & (np.abs(d) > math.pi)  # only these change: readings within pi stay bit for bit
+    q[turned] = a[turned] + (d[turned] + math.pi) % (2 * math.pi) - math.pi
+    return q
+
+
 # Collision bits: world 1, robot 2, movable objects 4, held object 8, furniture footprint 32 (the base
 # alone collides with it; 16 is the floor's, in scene.py).
 CT_WORLD, CT_ROBOT, CT_OBJECT, CT_HELD, CT_FOOTPRINT = 1, 2, 4, 8, 32

@@ -31,6 +31,7 @@ from .robot import (
     CT_WORLD,
     GROUP_ROBOT,
     REST_QPOS,
+    wrap_rolls,
 )
 from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
 
@@ -409,7 +410,9 @@ class MujocoSim:
 
     @property
     def arm_qpos(self) -> np.ndarray:
-        return self.data.qpos[self._arm_q].copy()
+        """Arm joint angles (rad); the unlimited roll joints within pi of their rest angle (`wrap_rolls`):
+        a roll joint turned a whole turn reads as the pose it is, not 2 pi away from anything a policy saw."""
+        return wrap_rolls(self.data.qpos[self._arm_q])
 
     def object_pos(self, handle: str) -> np.ndarray:
         return self.data.xpos[self._obj_body[self._handle_index[handle]]].copy()
