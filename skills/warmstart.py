@@ -48,6 +48,7 @@ from tpsrl.engine import checkpoint
 from tpsrl.engine.encoders import IMAGE_ENCODERS, is_image
 from tpsrl.engine.envs import space_to_dict
 from tpsrl.engine.policy import ActorCritic, PolicyConfig
+from tpsrl.sim.sensors import SENSORS
 
 from .config import task_fields
 from .learned import task_config
@@ -216,7 +217,10 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     pcfg = PolicyConfig(**data["config"]["policy"])
     if pcfg.kind != "mlp":
         raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-sensor takes MLP policies")
-    env = make_env(skill, **{**fields, field: True})
+    plus = {**fields, field: True}
+    if fields.get("observations"):  # an explicit list (a renamed or dropped sensor): the field adds nothing
+        plus["observations"] = [*fields["observations"], sensor]
+    env = make_env(skill, **plus)
     try:
         obs_space, action_space = env.observation_space, env.action_space
     finally:
@@ -248,8 +252,107 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    return _write(data, out, source, {"derived": "with_sensor", "sensor": sensor}, {**fields, field: True},
+    return _write(data, out, source, {"derived": "with_sensor", "sensor": sensor}, plus,
                   model=model, spaces=spaces)  # fmt: skip
+
+
+def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
+    """Writes the policy of `source` (an MLP skill) without the vector sensor `sensor`: the first layers'
+    columns on it are removed, which is what feeding it its training mean does (its normalised input is
+    then 0), and its observations become an explicit list (`skill.observations`) without it."""
+    out = Path(out)
+    data, skill, fields = _load(source, out, base_movement=False, nav=True)
+    pcfg = PolicyConfig(**data["config"]["policy"])
+    if pcfg.kind != "mlp":
+        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --drop-sensor takes MLP policies")
+    env = make_env(skill, **fields)
+    try:
+        observations = tuple(env.cfg.observations)
+        obs_space = env.observation_space
+    finally:
+        env.close()
+    if sensor not in obs_space.spaces or is_image(obs_space[sensor]):
+        vector = sorted(k for k, space in obs_space.spaces.items() if not is_image(space))
+        raise WarmStartError(f"--drop-sensor {sensor!r}: not a vector sensor of {source}; it has {vector}")
+    columns, kept = 0, []
+    for key in sorted(k for k, space in obs_space.spaces.items() if not is_image(space)):
+        size = math.prod(obs_space[key].shape)
+        if key != sensor:
+            kept.extend(range(columns, columns + size))
+        columns += size
+    model = {}
+    for key, value in data["model"].items():
+        if key.startswith(f"obs_norm.{sensor}."):
+            continue
+        if key.endswith("encoder.mlp.0.weight"):
+            if value.shape[1] != columns:
+                raise WarmStartError(
+                    f"{source}: {key!r} has {value.shape[1]} input columns, expected {columns}"
+                )
+            value = value[:, kept]
+        model[key] = value.clone()
+    kept_obs = tuple(o for o in observations if o != sensor)
+    env = make_env(skill, **{**fields, "observations": kept_obs})
+    try:
+        spaces = {
+            "observation": space_to_dict(env.observation_space),
+            "action": space_to_dict(env.action_space),
+        }
+    finally:
+        env.close()
+    return _write(data, out, source, {"derived": "without_sensor", "sensor": sensor},
+                  {**fields, "observations": list(kept_obs)}, model=model, spaces=spaces)  # fmt: skip
+
+
+def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> Path:
+    """Writes the policy of `source` (an MLP skill) reading the vector sensor `new` where it read `old`
+    (same shape): its normaliser statistics and first-layer columns carry over, so it acts on `new`'s
+    readings as it acted on `old`'s. Its observations become an explicit list (`skill.observations`)."""
+    out = Path(out)
+    data, skill, fields = _load(source, out, base_movement=False, nav=True)
+    pcfg = PolicyConfig(**data["config"]["policy"])
+    if pcfg.kind != "mlp":
+        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --rename-sensor takes MLP policies")
+    env = make_env(skill, **fields)
+    try:
+        observations, obs_space = tuple(env.cfg.observations), env.observation_space
+    finally:
+        env.close()
+    if old not in observations or is_image(obs_space[old]):
+        raise WarmStartError(f"--rename-sensor {old}:{new}: {old!r} is not a vector sensor of {source}")
+    if new in observations or new not in SENSORS:
+        raise WarmStartError(f"--rename-sensor {old}:{new}: {new!r} is unknown or already observed")
+    renamed = tuple(new if o == old else o for o in observations)
+    env = make_env(skill, **{**fields, "observations": renamed})
+    try:
+        new_space, action_space = env.observation_space, env.action_space
+    finally:
+        env.close()
+    if new_space[new].shape != obs_space[old].shape:
+        raise WarmStartError(f"--rename-sensor {old}:{new}: shapes differ ({obs_space[old].shape} vs "
+                             f"{new_space[new].shape})")  # fmt: skip
+
+    def offsets(space: Any, name_of: dict[str, str]) -> dict[str, range]:
+        at, cols = 0, {}
+        for key in sorted(k for k, sp in space.spaces.items() if not is_image(sp)):
+            size = math.prod(space[key].shape)
+            cols[name_of.get(key, key)] = range(at, at + size)
+            at += size
+        return cols
+
+    before = offsets(obs_space, {})
+    after = offsets(new_space, {new: old})  # keyed by the source's names
+    order = [c for key in sorted(after, key=lambda k: after[k].start) for c in before[key]]
+    model = {}
+    for key, value in data["model"].items():
+        if key.startswith(f"obs_norm.{old}."):
+            key = f"obs_norm.{new}." + key[len(f"obs_norm.{old}.") :]
+        elif key.endswith("encoder.mlp.0.weight"):
+            value = value[:, order]
+        model[key] = value.clone()
+    spaces = {"observation": space_to_dict(new_space), "action": space_to_dict(action_space)}
+    return _write(data, out, source, {"derived": "renamed_sensor", "sensor": old, "as": new},
+                  {**fields, "observations": list(renamed)}, model=model, spaces=spaces)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,6 +366,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep every output, add N x N head depth to the observations")  # fmt: skip
     how.add_argument("--add-sensor", metavar="NAME", help="keep every output, add the sensor NAME to the "
                      f"observations ({' | '.join(SENSOR_FIELDS)})")  # fmt: skip
+    how.add_argument("--drop-sensor", metavar="NAME", help="keep every output, remove the vector sensor NAME "
+                     "from the observations (its input taken at its training mean)")  # fmt: skip
+    how.add_argument("--rename-sensor", metavar="OLD:NEW", help="keep every output, read the sensor NEW (same "
+                     "shape) where the policy read OLD, e.g. joint:joint_sway for nav")  # fmt: skip
     parser.add_argument("--image-encoder", default="flat", help="encoder of the added depth (default flat)")
     args = parser.parse_args(argv)
     try:
@@ -270,6 +377,11 @@ def main(argv: list[str] | None = None) -> int:
             path = with_depth(args.source, args.out, args.add_depth, args.image_encoder)
         elif args.add_sensor:
             path = with_sensor(args.source, args.out, args.add_sensor)
+        elif args.rename_sensor:
+            old, _, new = args.rename_sensor.partition(":")
+            path = renamed_sensor(args.source, args.out, old, new)
+        elif args.drop_sensor:
+            path = without_sensor(args.source, args.out, args.drop_sensor)
         else:
             path = (hold_grip if args.hold_grip else without_base)(args.source, args.out)
     except (WarmStartError, checkpoint.CheckpointError) as e:

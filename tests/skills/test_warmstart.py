@@ -18,9 +18,11 @@ from skills.warmstart import (
     WarmStartError,
     hold_grip,
     main,
+    renamed_sensor,
     with_depth,
     with_sensor,
     without_base,
+    without_sensor,
 )
 from tpsrl.engine import checkpoint
 
@@ -148,3 +150,66 @@ def test_with_sensor_acts_as_the_source_until_trained(
     with pytest.raises(WarmStartError, match="--add-sensor 'sonar'; accepted: base_odometry"):
         with_sensor(CHECKPOINT_DIR / f"{skill}.pt", tmp_path / "s.pt", "sonar")
     assert not any((tmp_path / n).exists() for n in ("again.pt", "n.pt", "s.pt"))
+
+
+def test_renamed_sensor_acts_as_the_source_while_the_arm_is_at_rest(tmp_path: Path) -> None:
+    out = renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "sway.pt", "joint", "joint_sway")
+    data = checkpoint.read(out)
+    observations = data["meta"]["skill_config"]["observations"]
+    assert "joint_sway" in observations and "joint" not in observations
+    source_model = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]
+    assert torch.equal(data["model"]["obs_norm.joint_sway.var"], source_model["obs_norm.joint.var"])
+    source, renamed = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+    fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
+    plain = make_env("nav_to_obj", **fields, split="heldout")
+    swaying = make_env("nav_to_obj", **{**fields, "observations": observations}, split="heldout")
+    obs_p, _ = plain.reset(seed=2)
+    obs_s, _ = swaying.reset(seed=2)
+    source.reset(plain)
+    renamed.reset(swaying)
+    for _ in range(20):  # arm targets at rest: the two sensors read the same, the actions are the same
+        np.testing.assert_allclose(obs_p["joint"], obs_s["joint_sway"], atol=1e-5)
+        a, b = source.act(obs_p, plain), renamed.act(obs_s, swaying)
+        assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
+        obs_p, *_ = plain.step(a)
+        obs_s, *_ = swaying.step(a)
+    # Started with the arm off rest, `joint` reads the pose, `joint_sway` the rest pose (nothing sways yet).
+    off = make_env("nav_to_obj", **{**fields, "observations": observations, "arm_start_noise": 1.0})
+    obs, _ = off.reset(seed=0)
+    np.testing.assert_allclose(obs["joint_sway"], off.backend.arm_rest, atol=1e-5)
+    assert np.abs(off.backend.arm_qpos - off.backend.arm_rest).max() > 0.05
+    for env in (plain, swaying, off):
+        env.close()
+    # It still takes an added sensor (its observations are an explicit list now).
+    plus = checkpoint.read(with_sensor(out, tmp_path / "odo.pt", "base_odometry"))
+    assert "base_odometry" in plus["spaces"]["observation"]["dict"]
+    with pytest.raises(WarmStartError, match="'sonar' is unknown"):
+        renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "x.pt", "joint", "sonar")
+    with pytest.raises(WarmStartError, match="'ee_pos' is not a vector sensor"):
+        renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "y.pt", "ee_pos", "joint_sway")
+    assert (
+        main(
+            ["--rename-sensor", "joint:sonar", str(CHECKPOINT_DIR / "nav_to_obj.pt"), str(tmp_path / "z.pt")]
+        )
+        == 2
+    )
+
+
+def test_without_sensor_acts_as_the_source_fed_the_sensors_training_mean(tmp_path: Path) -> None:
+    out = without_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "blind.pt", "joint")
+    data = checkpoint.read(out)
+    assert "joint" not in data["spaces"]["observation"]["dict"]
+    assert not any(k.startswith("obs_norm.joint.") for k in data["model"])
+    source, blind = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+    fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
+    env = make_env("nav_to_obj", **fields, split="heldout")
+    obs, _ = env.reset(seed=1)
+    mean = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]["obs_norm.joint.mean"].numpy()
+    source.reset(env)
+    blind.reset(env)
+    a = source.act({**obs, "joint": mean.astype(np.float32)}, env)
+    b = blind.act({k: v for k, v in obs.items() if k != "joint"}, env)
+    assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
+    env.close()
+    with pytest.raises(WarmStartError, match="not a vector sensor"):
+        without_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "d.pt", "head_depth")

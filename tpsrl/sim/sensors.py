@@ -121,6 +121,13 @@ def _ee(b: SimBackend) -> np.ndarray:
 SENSORS: dict[str, Sensor] = {
     "head_depth": Sensor(lambda n, hw: (hw[0], hw[1], 1), 0.0, 1.0, _depth),
     "joint": Sensor(lambda n, hw: (7,), -math.inf, math.inf, lambda b, c: b.arm_qpos.astype(np.float32)),
+    # Not a HAB sensor: the rest pose plus each joint's offset from its motor target, i.e. `joint` read as
+    # if the arm's targets were the rest pose. For a skill that never moves the arm (nav) it equals
+    # `joint` whenever its episode starts at rest, as in training, and keeps the arm's sway (what the base's
+    # accelerations do to it) where the chain's reset-arm step left the arm elsewhere (docs/skills.md).
+    "joint_sway": Sensor(
+        lambda n, hw: (7,), -math.inf, math.inf, lambda b, c: (b.arm_rest + b.arm_lag).astype(np.float32)
+    ),
     "is_holding": Sensor(
         lambda n, hw: (1,), 0.0, 1.0, lambda b, c: np.array([b.held is not None], dtype=np.float32)
     ),

@@ -414,6 +414,15 @@ class MujocoSim:
         a roll joint turned a whole turn reads as the pose it is, not 2 pi away from anything a policy saw."""
         return wrap_rolls(self.data.qpos[self._arm_q])
 
+    @property
+    def arm_lag(self) -> np.ndarray:
+        """How far each arm joint is from its motor target (rad, joint - target; rolls within pi): the arm's
+        sway and sag about where it is told to be."""
+        return wrap_rolls(self.data.qpos[self._arm_q] - self.data.ctrl[self._arm_u], about=np.zeros(7))
+
+    arm_rest = np.asarray(REST_QPOS)
+    """The resting arm pose (rad)."""
+
     def object_pos(self, handle: str) -> np.ndarray:
         return self.data.xpos[self._obj_body[self._handle_index[handle]]].copy()
 
