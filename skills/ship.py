@@ -119,7 +119,7 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     )
     shipped["shipped"] = {
         **checkpoint.code_version(),
-        "from_run": str(run_dir),
+        "from_run": str(run_dir if source.is_dir() else source),
         "env_steps": total,
     }
     checkpoint.atomic_save(shipped, target)

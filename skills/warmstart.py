@@ -101,7 +101,11 @@ def _write(
     """Exports `data` with `parts` (model, spaces, config) replaced, `skill_config` merged into its task
     config and a provenance entry saying how it was derived from `source`."""
     meta = {**data["meta"], "skill_config": {**(data["meta"].get("skill_config") or {}), **skill_config}}
+    # A shipped source's training curve goes along (as `run.init_from` records it), so a file shipped
+    # from this one, trained on or not, still shows the training behind it.
     entry = {**derived, "from": str(Path(source).resolve()), **checkpoint.code_version()}
+    if data.get("curve"):
+        entry["init_curve"] = data["curve"]
     payload = {**data, **parts, "meta": meta, "provenance": [*data.get("provenance", []), entry]}
     return checkpoint.export_policy(payload, out)
 

@@ -12,7 +12,7 @@ import torch
 from skills.config import EPISODE_SOURCE_FIELDS
 from skills.learned import load_skill_policy
 from skills.registry import make_env
-from skills.ship import CHECKPOINT_DIR
+from skills.ship import CHECKPOINT_DIR, ship
 from skills.warmstart import (
     GRIP_HOLD_BIAS,
     WarmStartError,
@@ -159,6 +159,9 @@ def test_renamed_sensor_acts_as_the_source_while_the_arm_is_at_rest(tmp_path: Pa
     assert "joint_sway" in observations and "joint" not in observations
     source_model = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]
     assert torch.equal(data["model"]["obs_norm.joint_sway.var"], source_model["obs_norm.joint.var"])
+    # Shipped as it is, it keeps the training curve behind it.
+    shipped = checkpoint.load(ship(out, tmp_path / "shipped"))
+    assert shipped["curve"] == checkpoint.load(CHECKPOINT_DIR / "nav_to_obj.pt")["curve"] != []
     source, renamed = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
     plain = make_env("nav_to_obj", **fields, split="heldout")

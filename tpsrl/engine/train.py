@@ -185,7 +185,9 @@ class Trainer:
                 "init_from": str(Path(cfg.run.init_from).resolve()),
                 "init_env_steps": ckpt.trained_env_steps(init_state),
                 "init_meta": init_state.get("meta", {}), "init_provenance": init_state.get("provenance", []),
-                "init_curve": init_state.get("curve", []),  # a shipped skill's training curve, if any
+                # A shipped skill's training curve, or the one a policy file derived from it carries.
+                "init_curve": init_state.get("curve")
+                or [p for e in init_state.get("provenance", []) for p in e.get("init_curve", [])],
             })  # fmt: skip
         self.provenance.append({**ckpt.code_version(), "env_steps": self.counters.env_steps})
         steps = cfg.engine.rollout_steps * cfg.engine.num_envs

@@ -63,7 +63,9 @@ class SimBackend(Protocol):
     def arm_qpos(self) -> np.ndarray: ...  # [7] rad; roll joints within pi of rest (whole turns skipped)
     @property
     def arm_lag(self) -> np.ndarray: ...  # [7] rad: joint - its motor target (rolls within pi)
+
     arm_rest: np.ndarray  # [7] rad: the resting arm pose
+
     def shortest_path(self, goal_xy: np.ndarray) -> tuple[float, np.ndarray] | None: ...  # (m, waypoint)
     def world_to_base(self, p: np.ndarray) -> np.ndarray: ...
     def world_to_ee(self, p: np.ndarray) -> np.ndarray: ...
