@@ -30,7 +30,8 @@ bench: $(BIN)/activate
 # Trains every skill from scratch with the shipped settings (configs/skill/*.yaml), one after another,
 # and ships each into skills/checkpoints/ (a replaced file is kept as .bak). Rerunning resumes each
 # unfinished run exactly. Long: about 1.5 h per skill on 2 cores. Nav (with the path compass, the preset)
-# learns from habitat-lab's starts (any heading, half of them near furniture) in one run. No-base
+# learns from habitat-lab's starts (any heading, half of them near furniture) in one run, and is shipped
+# reading joint_sway where it was trained on joint (the same network; docs/skills.md). No-base
 # skills start within 1.0 m of their target (HAB: 2.0 m; from 2.0 m the object was out of the arm's
 # reach in about 2/3 of the spawns). The no-base pick as shipped: 1M steps from scratch (it learns to
 # reach and grasp, then lets go at once), its grip output set to hold (skills.warmstart --hold-grip),
@@ -50,6 +51,9 @@ train-skills: $(BIN)/activate
 	  r=$$(test -f $$d/checkpoints/latest.pt && echo run.resume=true || true); \
 	  $(BIN)/tpsrl-train run.dir=$$d $$r "$$@"; $(BIN)/python -m skills.ship $$d --force; }; \
 	train nav_to_obj path skill=nav_to_obj; \
+	n=runs/skills/nav_to_obj/path_sway.pt; \
+	test -f $$n || $(BIN)/python -m skills.warmstart --rename-sensor joint:joint_sway runs/skills/nav_to_obj/path $$n; \
+	$(BIN)/python -m skills.ship $$n --force; \
 	for s in $(SKILLS); do train $$s base skill=$$s $$(test $$s = place && echo $(PLACE_HAB_RULE)); done; \
 	c=runs/skills/place/chain_starts_train.json; \
 	test -f $$c || $(BIN)/python -m evaluation.starts --episodes 80 --out $$c; \

@@ -112,7 +112,7 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     own = int(data["counters"]["env_steps"])
     # A run started from another policy (`run.init_from`): that policy's curve, when it came from a
     # shipped file, then this run's, offset by the steps behind the start.
-    before = [p for entry in data.get("provenance", []) for p in entry.get("init_curve", [])]
+    before = next((e["init_curve"] for e in reversed(data.get("provenance", [])) if e.get("init_curve")), [])
     seconds = float(before[-1]["seconds"]) if before else 0.0
     shipped["curve"] = before + training_curve(
         run_dir / "metrics.jsonl", offset=total - own, seconds_offset=seconds

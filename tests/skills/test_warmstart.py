@@ -130,7 +130,12 @@ def test_with_sensor_acts_as_the_source_until_trained(
     source, plus = load_skill_policy(CHECKPOINT_DIR / f"{skill}.pt"), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
     plain = make_env(skill, **fields, split="heldout")
-    sensing = make_env(skill, **{**fields, field: True}, split="heldout")
+    # The written config (an explicit observation list, as the shipped nav's, gets the sensor appended).
+    sensing = make_env(
+        skill,
+        **{k: v for k, v in asdict(plus.config).items() if k not in EPISODE_SOURCE_FIELDS},
+        split="heldout",
+    )
     obs_p, _ = plain.reset(seed=3)
     obs_s, _ = sensing.reset(seed=3)
     source.reset(plain)
@@ -152,17 +157,31 @@ def test_with_sensor_acts_as_the_source_until_trained(
     assert not any((tmp_path / n).exists() for n in ("again.pt", "n.pt", "s.pt"))
 
 
+JOINT_NAV = Path("docs/results/runs/nav_path/checkpoints/latest.pt")
+"""The run the shipped nav comes from, reading `joint` (the shipped file reads `joint_sway`)."""
+
+
+def test_the_shipped_nav_is_its_run_reading_joint_sway(tmp_path: Path) -> None:
+    run, shipped = (
+        checkpoint.read(JOINT_NAV)["model"],
+        checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"],
+    )
+    assert torch.equal(shipped["obs_norm.joint_sway.var"], run["obs_norm.joint.var"])
+    assert torch.equal(shipped["actor_body.encoder.mlp.0.weight"], run["actor_body.encoder.mlp.0.weight"])
+    # A renamed shipped file, shipped as it is, keeps the training curve behind it.
+    back = renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "back.pt", "joint_sway", "joint")
+    curve = checkpoint.load(ship(back, tmp_path / "shipped"))["curve"]
+    assert curve == checkpoint.load(CHECKPOINT_DIR / "nav_to_obj.pt")["curve"] != []
+
+
 def test_renamed_sensor_acts_as_the_source_while_the_arm_is_at_rest(tmp_path: Path) -> None:
-    out = renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "sway.pt", "joint", "joint_sway")
+    out = renamed_sensor(JOINT_NAV, tmp_path / "sway.pt", "joint", "joint_sway")
     data = checkpoint.read(out)
     observations = data["meta"]["skill_config"]["observations"]
     assert "joint_sway" in observations and "joint" not in observations
-    source_model = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]
+    source_model = checkpoint.read(JOINT_NAV)["model"]
     assert torch.equal(data["model"]["obs_norm.joint_sway.var"], source_model["obs_norm.joint.var"])
-    # Shipped as it is, it keeps the training curve behind it.
-    shipped = checkpoint.load(ship(out, tmp_path / "shipped"))
-    assert shipped["curve"] == checkpoint.load(CHECKPOINT_DIR / "nav_to_obj.pt")["curve"] != []
-    source, renamed = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+    source, renamed = load_skill_policy(JOINT_NAV), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
     plain = make_env("nav_to_obj", **fields, split="heldout")
     swaying = make_env("nav_to_obj", **{**fields, "observations": observations}, split="heldout")
@@ -187,27 +206,22 @@ def test_renamed_sensor_acts_as_the_source_while_the_arm_is_at_rest(tmp_path: Pa
     plus = checkpoint.read(with_sensor(out, tmp_path / "odo.pt", "base_odometry"))
     assert "base_odometry" in plus["spaces"]["observation"]["dict"]
     with pytest.raises(WarmStartError, match="'sonar' is unknown"):
-        renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "x.pt", "joint", "sonar")
+        renamed_sensor(JOINT_NAV, tmp_path / "x.pt", "joint", "sonar")
     with pytest.raises(WarmStartError, match="'ee_pos' is not a vector sensor"):
-        renamed_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "y.pt", "ee_pos", "joint_sway")
-    assert (
-        main(
-            ["--rename-sensor", "joint:sonar", str(CHECKPOINT_DIR / "nav_to_obj.pt"), str(tmp_path / "z.pt")]
-        )
-        == 2
-    )
+        renamed_sensor(JOINT_NAV, tmp_path / "y.pt", "ee_pos", "joint_sway")
+    assert main(["--rename-sensor", "joint:sonar", str(JOINT_NAV), str(tmp_path / "z.pt")]) == 2
 
 
 def test_without_sensor_acts_as_the_source_fed_the_sensors_training_mean(tmp_path: Path) -> None:
-    out = without_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "blind.pt", "joint")
+    out = without_sensor(JOINT_NAV, tmp_path / "blind.pt", "joint")
     data = checkpoint.read(out)
     assert "joint" not in data["spaces"]["observation"]["dict"]
     assert not any(k.startswith("obs_norm.joint.") for k in data["model"])
-    source, blind = load_skill_policy(CHECKPOINT_DIR / "nav_to_obj.pt"), load_skill_policy(out)
+    source, blind = load_skill_policy(JOINT_NAV), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
     env = make_env("nav_to_obj", **fields, split="heldout")
     obs, _ = env.reset(seed=1)
-    mean = checkpoint.read(CHECKPOINT_DIR / "nav_to_obj.pt")["model"]["obs_norm.joint.mean"].numpy()
+    mean = checkpoint.read(JOINT_NAV)["model"]["obs_norm.joint.mean"].numpy()
     source.reset(env)
     blind.reset(env)
     a = source.act({**obs, "joint": mean.astype(np.float32)}, env)
@@ -215,4 +229,4 @@ def test_without_sensor_acts_as_the_source_fed_the_sensors_training_mean(tmp_pat
     assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
     env.close()
     with pytest.raises(WarmStartError, match="not a vector sensor"):
-        without_sensor(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "d.pt", "head_depth")
+        without_sensor(JOINT_NAV, tmp_path / "d.pt", "head_depth")

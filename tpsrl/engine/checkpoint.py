@@ -108,6 +108,18 @@ def export_policy(checkpoint: dict[str, Any], path: Path) -> Path:
     return path
 
 
+def curve_behind(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The training curve behind a policy file: its own `curve` when it is a shipped skill, else the one
+    its latest provenance entry records (`init_curve`: the policy a run started from, or a file derived
+    from a shipped one); each such curve already holds the ones before it."""
+    if data.get("curve"):
+        return list(data["curve"])
+    for entry in reversed(data.get("provenance", [])):
+        if entry.get("init_curve"):
+            return list(entry["init_curve"])
+    return []
+
+
 def code_version(cwd: Path | None = None) -> dict[str, Any]:
     """Where this process's code comes from: the git commit of the working tree that holds this file (and
     whether it has uncommitted changes), or None outside a git checkout. Best effort, never raises."""

@@ -185,9 +185,7 @@ class Trainer:
                 "init_from": str(Path(cfg.run.init_from).resolve()),
                 "init_env_steps": ckpt.trained_env_steps(init_state),
                 "init_meta": init_state.get("meta", {}), "init_provenance": init_state.get("provenance", []),
-                # A shipped skill's training curve, or the one a policy file derived from it carries.
-                "init_curve": init_state.get("curve")
-                or [p for e in init_state.get("provenance", []) for p in e.get("init_curve", [])],
+                "init_curve": ckpt.curve_behind(init_state),  # a shipped skill's training curve, if any
             })  # fmt: skip
         self.provenance.append({**ckpt.code_version(), "env_steps": self.counters.env_steps})
         steps = cfg.engine.rollout_steps * cfg.engine.num_envs
