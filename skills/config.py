@@ -64,7 +64,8 @@ class SkillConfig:
     """Episodes start with each arm joint off its rest pose by s x U(-a, a) rad (a this value, s ~ U(0, 1)
     per episode; within the joint limits); 0: at rest, as HAB's skill episodes start. Inside a HAB chain a
     skill starts where the reset-arm step left the arm, which its 50 steps of 0.0125 rad cannot always bring
-    back: in Tidy House 40% of nav calls started with a joint > 0.4 rad off rest (docs/results.md). A policy
+    back: in Tidy House 46% of nav calls started with a joint > 0.3 rad off rest, 26% once a bug of the
+    reset was fixed (docs/results.md, thirteenth session). A policy
     trained at rest reads its `joint` sensor through a normaliser fitted to the rest pose alone (the shipped
     nav's joint standard deviations: 0.02-0.14 rad), so such a start is far outside what it has seen."""
     observations: tuple[str, ...] | None = None

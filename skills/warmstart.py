@@ -31,6 +31,12 @@ source did until trained. Why: 40 of the shipped nav's 45 held-out failures were
 furniture (mostly a table's footprint, driving straight at a goal behind it) for the rest of the
 episode: an MLP has no memory and its other observations stop changing when the base is blocked, so its
 mean action repeats forever. Any skill with base movement, nav included; MLP policies only.
+
+`--rename-sensor OLD:NEW` keeps everything and reads the sensor NEW (same shape) where the policy read
+OLD, with OLD's normaliser statistics and weights: the shipped nav is the nav trained on `joint` reading
+`joint_sway` (the two read the same in every nav training episode; inside HAB chains the arm is often
+off rest, where `joint` is far outside what nav saw; docs/skills.md). `--drop-sensor NAME` removes a
+vector sensor (its input taken at its training mean, where its normalised value is 0). MLP policies only.
 """
 
 from __future__ import annotations
@@ -82,6 +88,17 @@ def _load(
         raise WarmStartError(f"{source}: skill {skill!r} unknown here; known: {sorted(TASKS)}")
     config = task_config(data["meta"])  # the source's task config, fields it predates filled in
     return data, skill, task_fields(config)
+
+
+def _vector_columns(space: Any) -> dict[str, range]:
+    """Each vector sensor's columns in the MLP encoder's input: the vector inputs are concatenated in
+    sorted key order (images have encoders of their own)."""
+    at, cols = 0, {}
+    for key in sorted(k for k, sp in space.spaces.items() if not is_image(sp)):
+        size = math.prod(space[key].shape)
+        cols[key] = range(at, at + size)
+        at += size
+    return cols
 
 
 def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) -> None:
@@ -229,14 +246,8 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
         obs_space, action_space = env.observation_space, env.action_space
     finally:
         env.close()
-    # The encoder concatenates the vector inputs in sorted key order: the source's columns move to their
-    # new offsets, the added sensor's columns start at 0.
-    columns, kept = 0, []
-    for key in sorted(k for k, space in obs_space.spaces.items() if not is_image(space)):
-        size = math.prod(obs_space[key].shape)
-        if key != sensor:
-            kept.extend(range(columns, columns + size))
-        columns += size
+    # The source's columns move to their new offsets, the added sensor's columns start at 0.
+    kept = [c for key, cols in _vector_columns(obs_space).items() if key != sensor for c in cols]
     with torch.random.fork_rng():
         torch.manual_seed(0)
         fresh = ActorCritic(obs_space, int(action_space.shape[0]), pcfg).state_dict()
@@ -278,12 +289,9 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     if sensor not in obs_space.spaces or is_image(obs_space[sensor]):
         vector = sorted(k for k, space in obs_space.spaces.items() if not is_image(space))
         raise WarmStartError(f"--drop-sensor {sensor!r}: not a vector sensor of {source}; it has {vector}")
-    columns, kept = 0, []
-    for key in sorted(k for k, space in obs_space.spaces.items() if not is_image(space)):
-        size = math.prod(obs_space[key].shape)
-        if key != sensor:
-            kept.extend(range(columns, columns + size))
-        columns += size
+    cols = _vector_columns(obs_space)
+    columns = sum(len(r) for r in cols.values())
+    kept = [c for key, r in cols.items() if key != sensor for c in r]
     model = {}
     for key, value in data["model"].items():
         if key.startswith(f"obs_norm.{sensor}."):
@@ -335,18 +343,9 @@ def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> P
     if new_space[new].shape != obs_space[old].shape:
         raise WarmStartError(f"--rename-sensor {old}:{new}: shapes differ ({obs_space[old].shape} vs "
                              f"{new_space[new].shape})")  # fmt: skip
-
-    def offsets(space: Any, name_of: dict[str, str]) -> dict[str, range]:
-        at, cols = 0, {}
-        for key in sorted(k for k, sp in space.spaces.items() if not is_image(sp)):
-            size = math.prod(space[key].shape)
-            cols[name_of.get(key, key)] = range(at, at + size)
-            at += size
-        return cols
-
-    before = offsets(obs_space, {})
-    after = offsets(new_space, {new: old})  # keyed by the source's names
-    order = [c for key in sorted(after, key=lambda k: after[k].start) for c in before[key]]
+    # The new name may sort elsewhere: the source's columns in the new order of their sensors.
+    before = _vector_columns(obs_space)
+    order = [c for key in _vector_columns(new_space) for c in before[old if key == new else key]]
     model = {}
     for key, value in data["model"].items():
         if key.startswith(f"obs_norm.{old}."):

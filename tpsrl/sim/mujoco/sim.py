@@ -421,7 +421,8 @@ class MujocoSim:
         return wrap_rolls(self.data.qpos[self._arm_q] - self.data.ctrl[self._arm_u], about=np.zeros(7))
 
     arm_rest = np.asarray(REST_QPOS)
-    """The resting arm pose (rad)."""
+    """The resting arm pose (rad; read-only)."""
+    arm_rest.flags.writeable = False
 
     def object_pos(self, handle: str) -> np.ndarray:
         return self.data.xpos[self._obj_body[self._handle_index[handle]]].copy()
