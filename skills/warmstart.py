@@ -101,6 +101,23 @@ def _vector_columns(space: Any) -> dict[str, range]:
     return cols
 
 
+def _mlp_policy(data: dict[str, Any], source: str | Path, option: str) -> PolicyConfig:
+    """The policy config of `data`; `option` (the command-line flag) takes MLP policies only."""
+    pcfg = PolicyConfig(**data["config"]["policy"])
+    if pcfg.kind != "mlp":
+        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; {option} takes MLP policies")
+    return pcfg
+
+
+def _spaces(skill: str, fields: dict[str, Any]) -> tuple[tuple[str, ...], Any, Any]:
+    """The observation names, observation space and action space of `skill`'s env under `fields`."""
+    env = make_env(skill, **fields)
+    try:
+        return tuple(env.cfg.observations), env.observation_space, env.action_space
+    finally:
+        env.close()
+
+
 def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) -> None:
     for key in ACTION_PARAMS:
         if key not in model or model[key].shape[0] != size:
@@ -191,11 +208,7 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
     pcfg = PolicyConfig(**{**data["config"]["policy"], "image_encoder": image_encoder})
     if pcfg.kind != "mlp":
         raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-depth takes MLP policies")
-    env = make_env(skill, **{**fields, "depth": depth})
-    try:
-        obs_space, action_space = env.observation_space, env.action_space
-    finally:
-        env.close()
+    _, obs_space, action_space = _spaces(skill, {**fields, "depth": depth})
     with torch.random.fork_rng():  # a seeded encoder, the caller's RNG untouched
         torch.manual_seed(0)
         fresh = ActorCritic(obs_space, int(action_space.shape[0]), pcfg).state_dict()
@@ -235,17 +248,11 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     field = SENSOR_FIELDS[sensor]
     if fields.get(field):
         raise WarmStartError(f"{source}: already observes {sensor}")
-    pcfg = PolicyConfig(**data["config"]["policy"])
-    if pcfg.kind != "mlp":
-        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-sensor takes MLP policies")
+    pcfg = _mlp_policy(data, source, "--add-sensor")
     plus = {**fields, field: True}
     if fields.get("observations"):  # an explicit list (a renamed or dropped sensor): the field adds nothing
         plus["observations"] = [*fields["observations"], sensor]
-    env = make_env(skill, **plus)
-    try:
-        obs_space, action_space = env.observation_space, env.action_space
-    finally:
-        env.close()
+    _, obs_space, action_space = _spaces(skill, plus)
     # The source's columns move to their new offsets, the added sensor's columns start at 0.
     kept = [c for key, cols in _vector_columns(obs_space).items() if key != sensor for c in cols]
     with torch.random.fork_rng():
@@ -277,15 +284,8 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     then 0), and its observations become an explicit list (`skill.observations`) without it."""
     out = Path(out)
     data, skill, fields = _load(source, out, base_movement=False, nav=True)
-    pcfg = PolicyConfig(**data["config"]["policy"])
-    if pcfg.kind != "mlp":
-        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --drop-sensor takes MLP policies")
-    env = make_env(skill, **fields)
-    try:
-        observations = tuple(env.cfg.observations)
-        obs_space = env.observation_space
-    finally:
-        env.close()
+    _mlp_policy(data, source, "--drop-sensor")
+    observations, obs_space, _ = _spaces(skill, fields)
     if sensor not in obs_space.spaces or is_image(obs_space[sensor]):
         vector = sorted(k for k, space in obs_space.spaces.items() if not is_image(space))
         raise WarmStartError(f"--drop-sensor {sensor!r}: not a vector sensor of {source}; it has {vector}")
@@ -304,14 +304,8 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
             value = value[:, kept]
         model[key] = value.clone()
     kept_obs = tuple(o for o in observations if o != sensor)
-    env = make_env(skill, **{**fields, "observations": kept_obs})
-    try:
-        spaces = {
-            "observation": space_to_dict(env.observation_space),
-            "action": space_to_dict(env.action_space),
-        }
-    finally:
-        env.close()
+    _, new_space, action_space = _spaces(skill, {**fields, "observations": kept_obs})
+    spaces = {"observation": space_to_dict(new_space), "action": space_to_dict(action_space)}
     return _write(data, out, source, {"derived": "without_sensor", "sensor": sensor},
                   {**fields, "observations": list(kept_obs)}, model=model, spaces=spaces)  # fmt: skip
 
@@ -322,24 +316,14 @@ def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> P
     readings as it acted on `old`'s. Its observations become an explicit list (`skill.observations`)."""
     out = Path(out)
     data, skill, fields = _load(source, out, base_movement=False, nav=True)
-    pcfg = PolicyConfig(**data["config"]["policy"])
-    if pcfg.kind != "mlp":
-        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --rename-sensor takes MLP policies")
-    env = make_env(skill, **fields)
-    try:
-        observations, obs_space = tuple(env.cfg.observations), env.observation_space
-    finally:
-        env.close()
+    _mlp_policy(data, source, "--rename-sensor")
+    observations, obs_space, _ = _spaces(skill, fields)
     if old not in observations or is_image(obs_space[old]):
         raise WarmStartError(f"--rename-sensor {old}:{new}: {old!r} is not a vector sensor of {source}")
     if new in observations or new not in SENSORS:
         raise WarmStartError(f"--rename-sensor {old}:{new}: {new!r} is unknown or already observed")
     renamed = tuple(new if o == old else o for o in observations)
-    env = make_env(skill, **{**fields, "observations": renamed})
-    try:
-        new_space, action_space = env.observation_space, env.action_space
-    finally:
-        env.close()
+    _, new_space, action_space = _spaces(skill, {**fields, "observations": renamed})
     if new_space[new].shape != obs_space[old].shape:
         raise WarmStartError(f"--rename-sensor {old}:{new}: shapes differ ({obs_space[old].shape} vs "
                              f"{new_space[new].shape})")  # fmt: skip
