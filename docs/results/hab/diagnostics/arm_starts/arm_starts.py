@@ -10,25 +10,21 @@ that precedes it. Chain settings as shipped unless `RESET_ARM_STEPS` is set.
 import json
 import os
 import sys
-from dataclasses import replace
+from pathlib import Path
 
-from evaluation.agent import HierarchicalAgent, make_episode_env
-from evaluation.config import EvalConfig
-from evaluation.episodes import generate_episodes
-from evaluation.run import prepare
+from evaluation.agent import AgentConfig
 from skills.scripted.control import REST_JOINTS
-from tpsrl.engine.inference import single_thread_acting
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # chain.py, beside these folders
+from chain import shipped_chain  # noqa: E402
 
 scenario, start, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-single_thread_acting()
-cfg = EvalConfig(scenario=scenario, agent="tp_srl", checkpoints=os.environ.get("CHECKPOINTS", ""))
-sources, depth = prepare(cfg)
-agent = HierarchicalAgent("tp_srl", sources)
-if os.environ.get("RESET_ARM_STEPS"):
-    agent.cfg = replace(agent.cfg, reset_arm_steps=int(os.environ["RESET_ARM_STEPS"]))
-env = make_episode_env(depth)
+steps = os.environ.get("RESET_ARM_STEPS")
+agent, env, specs = shipped_chain(
+    scenario, start, n, AgentConfig(reset_arm_steps=int(steps)) if steps else None
+)
 
-for i, spec in enumerate(generate_episodes(scenario, start + n, 0)[start:]):
+for i, spec in enumerate(specs):
     calls = []
 
     def hook(env, episode, call, spec, calls=calls) -> None:  # noqa: ANN001

@@ -12,27 +12,20 @@ and its distance to its goal at the onset.
 
 import collections
 import json
-import os
 import sys
+from pathlib import Path
 
 import numpy as np
 
-from evaluation.agent import FLOOR_Z, HierarchicalAgent, make_episode_env
-from evaluation.config import EvalConfig
-from evaluation.episodes import generate_episodes
-from evaluation.run import prepare
-from tpsrl.engine.inference import single_thread_acting
+from evaluation.agent import FLOOR_Z
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # chain.py, beside these folders
+from chain import shipped_chain  # noqa: E402
 
 scenario = sys.argv[1]
 start, n = int(sys.argv[2]), int(sys.argv[3])
 out = sys.argv[4]
-single_thread_acting()
-sources, depth = prepare(
-    EvalConfig(scenario=scenario, agent="tp_srl", checkpoints=os.environ.get("CHECKPOINTS", ""))
-)
-agent = HierarchicalAgent("tp_srl", sources)
-env = make_episode_env(depth)
-specs = generate_episodes(scenario, start + n, 0)[start:]
+agent, env, specs = shipped_chain(scenario, start, n)
 
 
 class Obs:

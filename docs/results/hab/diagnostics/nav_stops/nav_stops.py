@@ -10,25 +10,19 @@ place start banks used).
 """
 
 import json
-import os
 import sys
+from pathlib import Path
 
 import numpy as np
 
-from evaluation.agent import HierarchicalAgent, make_episode_env
-from evaluation.config import EvalConfig
-from evaluation.episodes import generate_episodes
-from evaluation.run import prepare
 from evaluation.skillview import _nav_goal
 from skills.scripted.control import REST_JOINTS
-from tpsrl.engine.inference import single_thread_acting
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # chain.py, beside these folders
+from chain import shipped_chain  # noqa: E402
 
 scenario, start, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-single_thread_acting()
-cfg = EvalConfig(scenario=scenario, agent="tp_srl", checkpoints=os.environ.get("CHECKPOINTS", ""))
-sources, depth = prepare(cfg)
-agent = HierarchicalAgent("tp_srl", sources)
-env = make_episode_env(depth)
+agent, env, specs = shipped_chain(scenario, start, n)
 
 
 def distances(b, goal):  # noqa: ANN001, ANN201
@@ -63,7 +57,6 @@ class NavCalls:
         self.open = None
 
 
-specs = generate_episodes(scenario, start + n, 0)[start:]
 for i, spec in enumerate(specs):
     rec = NavCalls(start + i)
     agent.call_hook = rec.hook
