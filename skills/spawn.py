@@ -60,25 +60,36 @@ def _free_cells(layout: int, inflate: float = L.ROBOT_RADIUS) -> tuple[np.ndarra
     return (ii + 0.5) * L.GRID_RES, (jj + 0.5) * L.GRID_RES
 
 
+def _run_ids(grid: np.ndarray) -> np.ndarray:
+    """`[X, Y]` the index of each free cell's run along axis 1 (consecutive free cells of one row); other
+    cells hold a number that means nothing."""
+    start = grid.copy()
+    start[:, 1:] &= ~grid[:, :-1]
+    return np.cumsum(start.ravel()).reshape(grid.shape) - 1
+
+
 def _largest_component(grid: np.ndarray) -> np.ndarray:
-    """The largest 4-connected region of `grid` (flood fill by repeated dilation)."""
+    """The largest 4-connected region of `grid`: each region is grown from a seed by taking in every row
+    run, then every column run, that it touches, until it stops growing (a few passes for rooms joined by
+    doors, where growing a cell at a time took hundreds)."""
+    runs = (_run_ids(grid), _run_ids(grid.T).T)
     left = grid.copy()
     best = np.zeros_like(grid)
     while left.sum() > best.sum():
         ii, jj = np.nonzero(left)
         region = np.zeros_like(grid)
         region[ii[0], jj[0]] = True
+        size = 1
         while True:
-            grown = region.copy()
-            grown[1:] |= region[:-1]
-            grown[:-1] |= region[1:]
-            grown[:, 1:] |= region[:, :-1]
-            grown[:, :-1] |= region[:, 1:]
-            grown &= grid
-            if grown.sum() == region.sum():
+            for ids in runs:
+                touched = np.zeros(grid.size + 1, dtype=bool)
+                touched[ids[region]] = True
+                region = grid & touched[ids]
+            grown = int(region.sum())
+            if grown == size:
                 break
-            region = grown
-        if region.sum() > best.sum():
+            size = grown
+        if size > best.sum():
             best = region
         left &= ~region
     return best

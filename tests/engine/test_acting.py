@@ -16,7 +16,7 @@ from tpsrl.engine.acting import ActingCollector
 from tpsrl.engine.collector import EngineConfig
 from tpsrl.engine.config import ConfigError, validate
 from tpsrl.engine.envs import probe_spaces
-from tpsrl.engine.minibatch import minibatches, pack
+from tpsrl.engine.minibatch import Packed, minibatches, pack
 from tpsrl.engine.policy import ActorCritic, PolicyConfig
 from tpsrl.engine.synthetic import PointTargetFactory
 from tpsrl.engine.train import train
@@ -201,3 +201,28 @@ def test_a_non_finite_gradient_stops_learning_before_any_weight_is_stepped_with_
     with pytest.raises(LearningDiverged, match="update 3: the gradient of a minibatch's loss is not finite"):
         PPO(c.policy, PPOConfig(), torch.device("cpu"), 0).update(r, 3, 10)
     assert all(torch.allclose(a, b, equal_nan=True) for a, b in zip(actor, before, strict=True))
+
+
+def test_the_feed_forward_learner_table_gives_the_per_minibatch_numbers() -> None:
+    """`PPO._steps` gathers, normalises and concatenates a learning phase's steps once; each minibatch's
+    loss from its rows equals the loss from the buffer's slots through `evaluate` (the recurrent path)."""
+    from tpsrl.engine.ppo import PPO, PPOConfig
+
+    c = make(kind="mlp")
+    try:
+        r = c.collect()
+    finally:
+        c.close()
+    assert r is not None
+    ppo = PPO(c.policy, PPOConfig(num_minibatches=4), torch.device("cpu"), 0)
+    advantages, targets = r.advantages.clone(), c.policy.value_target(r.returns)
+    anchor = ppo._anchor(r)
+    steps = ppo._steps(r, anchor.log_probs, anchor.weights, advantages, targets)
+    assert steps.table.shape == (32, 1 + 1 + 4) and steps.vector_size == 1 and not steps.images
+    for mb in ppo._minibatches(r):
+        rows = mb.index[0]
+        loss, parts = ppo._step_loss(steps, rows)
+        packed = Packed(r.slots[rows][None], torch.ones(len(rows), dtype=torch.long))
+        expected, expected_parts = ppo._minibatch_loss(r, packed, anchor, advantages, targets)
+        assert torch.allclose(loss, expected, rtol=1e-6, atol=1e-7)
+        assert all(torch.allclose(parts[k], expected_parts[k], rtol=1e-6, atol=1e-7) for k in parts)

@@ -11,6 +11,7 @@ from tpsrl.engine.buffer import carry_rows, next_values
 from tpsrl.engine.entropy import cosine_lr, entropy_coef_step, gaussian_entropy
 from tpsrl.engine.gae import gae, importance_weights
 from tpsrl.engine.losses import ppo_losses
+from tpsrl.engine.ppo import clip_grad_norm
 
 
 def test_gae_hand_computed_with_termination_truncation_and_cut() -> None:
@@ -113,3 +114,24 @@ def test_carry_rows_moves_in_flight_rows_to_front() -> None:
     t = torch.arange(10.0).reshape(5, 2)
     carry_rows([t], torch.tensor([1, 4]))
     assert t[:2].tolist() == [[2.0, 3.0], [8.0, 9.0]]
+
+
+@pytest.mark.parametrize("scale", [0.01, 100.0])
+def test_clip_grad_norm_matches_torch(scale: float) -> None:
+    """Below the limit the gradients stay, above it they are scaled to it, as `nn.utils.clip_grad_norm_`
+    does; the norm returned is the one before scaling; a non-finite norm leaves them alone."""
+    torch.manual_seed(0)
+    grads = [scale * torch.randn(5, 3), scale * torch.randn(7), scale * torch.randn(1)]
+    before = math.sqrt(sum(float(g.square().sum()) for g in grads))
+    params = [torch.nn.Parameter(torch.zeros_like(g)) for g in grads]
+    for p, g in zip(params, grads, strict=True):
+        p.grad = g.clone()
+    expected = torch.nn.utils.clip_grad_norm_(params, 0.5)
+    norm = clip_grad_norm(grads, 0.5)
+    assert math.isclose(float(norm), before, rel_tol=1e-5) and torch.allclose(norm, expected, rtol=1e-6)
+    for p, g in zip(params, grads, strict=True):
+        assert torch.allclose(g, p.grad, rtol=1e-6)
+    after = math.sqrt(sum(float(g.square().sum()) for g in grads))
+    assert math.isclose(after, min(before, 0.5), rel_tol=1e-5)
+    bad = [torch.tensor([1.0, float("nan")]), torch.tensor([2.0])]
+    assert not torch.isfinite(clip_grad_norm(bad, 0.5)) and float(bad[1]) == 2.0

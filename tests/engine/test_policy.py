@@ -87,6 +87,11 @@ def test_evaluate_steps_equals_evaluate(separate: bool) -> None:
     normalized = pol.normalize_obs(obs)
     got = pol.evaluate_steps({k: x[rows] for k, x in normalized.items()}, actions[rows])
     assert torch.equal(got[0], expected[0]) and torch.equal(got[1], expected[1])
+    # the vector observations concatenated beforehand (the learner's table): the images alone go in obs
+    vector, images = pol.vector_input(normalized), pol.actor_body.encoder.image_keys
+    assert images == ["head_depth"] and vector is not None and vector.shape == (6, 8)  # joint, is_holding
+    got = pol.evaluate_steps({k: normalized[k][rows] for k in images}, actions[rows], vector[rows])
+    assert torch.equal(got[0], expected[0]) and torch.equal(got[1], expected[1])
     lstm = ActorCritic(space(), 3, PolicyConfig(hidden_size=8, image_features=8))
     with pytest.raises(RuntimeError, match="feed-forward"):
         lstm.evaluate_steps(normalized, actions)

@@ -96,3 +96,18 @@ def test_receptacles_cover_the_kinds_hab_uses() -> None:
     ):
         assert name in recs
     assert recs["fridge"].joint == "fridge" and recs["drawer_1"].joint == "drawer_1"
+
+
+@pytest.mark.parametrize("inflate", [L.ROBOT_RADIUS, 0.25, 0.32])
+def test_free_space_equals_the_whole_grid_computation(inflate: float) -> None:
+    """`free_space` computes each obstacle's keep-out only near the obstacle: the same grid as the
+    distance of every cell to every obstacle."""
+    nx, ny = int(L.APARTMENT_SIZE[0] / L.GRID_RES), int(L.APARTMENT_SIZE[1] / L.GRID_RES)
+    X, Y = np.meshgrid((np.arange(nx) + 0.5) * L.GRID_RES, (np.arange(ny) + 0.5) * L.GRID_RES, indexing="ij")
+    for index in (0, 7, L.NUM_LAYOUTS - 1):
+        expected = np.ones((nx, ny), dtype=bool)
+        for r in list(L.WALLS) + [f.footprint for f in L.make_layout(index).furniture]:
+            dx = np.maximum(np.maximum(r.x0 - X, X - r.x1), 0.0)
+            dy = np.maximum(np.maximum(r.y0 - Y, Y - r.y1), 0.0)
+            expected &= np.hypot(dx, dy) > inflate
+        assert np.array_equal(L.free_space(index, inflate), expected)

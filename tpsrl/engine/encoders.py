@@ -147,7 +147,15 @@ class DictEncoder(nn.Module):
             self.mlp = mlp(vec_dim, mlp_hidden, mlp_layers, activation)
         self.out_features = len(self.image_keys) * image_features + (mlp_hidden if vec_dim else 0)
 
-    def forward(self, obs: dict[str, Tensor]) -> Tensor:
+    def vector(self, obs: dict[str, Tensor]) -> Tensor | None:
+        """`[S, D]` the vector observations concatenated in key order (what the MLP reads); None if none."""
+        if self.mlp is None:
+            return None
+        return torch.cat([obs[k].float().reshape(obs[k].shape[0], -1) for k in self.vector_keys], dim=-1)
+
+    def forward(self, obs: dict[str, Tensor], vector: Tensor | None = None) -> Tensor:
+        """`{key: [S, *shape]}` -> `[S, out_features]`. `vector`: `self.vector(obs)` made beforehand (the
+        learner makes it once per learning phase); `obs` then needs only the image keys."""
         parts: list[Tensor] = []
         for k in self.image_keys:
             x = obs[k].float()
@@ -155,6 +163,5 @@ class DictEncoder(nn.Module):
                 x = x / 255.0
             parts.append(self.images[k](x.permute(0, 3, 1, 2)))
         if self.mlp is not None:
-            vec = torch.cat([obs[k].float().reshape(obs[k].shape[0], -1) for k in self.vector_keys], dim=-1)
-            parts.append(self.mlp(vec))
-        return torch.cat(parts, dim=-1)
+            parts.append(self.mlp(self.vector(obs) if vector is None else vector))
+        return parts[0] if len(parts) == 1 else torch.cat(parts, dim=-1)

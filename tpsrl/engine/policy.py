@@ -440,16 +440,25 @@ class ActorCritic(nn.Module):
         """`{key: [S, *shape]}` raw -> normalised observations, as `evaluate_steps` takes them."""
         return self._normalize(obs)
 
-    def evaluate_steps(self, obs: dict[str, Tensor], actions: Tensor) -> tuple[Tensor, Tensor]:
+    def vector_input(self, obs: dict[str, Tensor]) -> Tensor | None:
+        """`[S, D]` normalised vector observations (from `normalize_obs`) as the MLP reads them, for
+        `evaluate_steps(vector=...)`; None if there are none."""
+        return self.actor_body.encoder.vector(obs)
+
+    def evaluate_steps(
+        self, obs: dict[str, Tensor], actions: Tensor, vector: Tensor | None = None
+    ) -> tuple[Tensor, Tensor]:
         """`evaluate` for a feed-forward policy (no sequences, no previous action, no state), on
         observations already normalised by `normalize_obs`: the statistics are fixed during a learning
-        phase, so the learner normalises its steps once instead of once per minibatch. Same numbers."""
+        phase, so the learner normalises its steps once instead of once per minibatch. Same numbers.
+        With `vector` (`vector_input`'s rows) `obs` needs only the image keys: the learner concatenates the
+        vector observations once per learning phase too."""
         if self.recurrent:
             raise RuntimeError("evaluate_steps is for feed-forward policies; an LSTM needs evaluate")
-        core = self.actor_body.encoder(obs)
+        core = self.actor_body.encoder(obs, vector)
         log_probs = self._log_probs(self.actor(core), actions)
         if self.critic_body is not None:
-            core = self.critic_body.encoder(obs)
+            core = self.critic_body.encoder(obs, vector)
         return log_probs, self.critic(core).squeeze(-1)
 
     def _log_probs(self, mean: Tensor, actions: Tensor) -> Tensor:

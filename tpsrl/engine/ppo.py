@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import torch
-from torch import Tensor, nn
+from torch import Tensor
 
 from tpsrl.engine.buffer import Rollout
 from tpsrl.engine.entropy import cosine_lr, entropy_coef_step
@@ -81,6 +81,28 @@ class LearningDiverged(RuntimeError):
         self.update = update
 
 
+class Steps(NamedTuple):
+    """A feed-forward policy's steps for one learning phase (see `PPO._steps`), row j for slot
+    `rollout.slots[j]`."""
+
+    table: Tensor  # [S, D + A + 4]: normalised vector observations, action, old log-prob, advantage, target, weight
+    images: dict[str, Tensor]  # normalised image observations {key: [S, H, W, C]}
+    vector_size: int  # D
+
+
+def clip_grad_norm(grads: list[Tensor], max_norm: float) -> Tensor:
+    """Scales `grads` in place so that their global L2 norm is at most `max_norm`, as
+    `nn.utils.clip_grad_norm_` does (scale min(1, max_norm / (norm + 1e-6))), at about half its cost for a
+    few small tensors on a CPU (it groups tensors by device and dtype first); returns the norm before
+    scaling. A non-finite norm leaves the gradients as they are (the caller must not step with them)."""
+    norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads]))
+    if torch.isfinite(norm):
+        scale = (max_norm / (norm + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(scale)
+    return norm
+
+
 class Anchor(NamedTuple):
     """What one learning phase holds fixed, by buffer slot (see `PPO._anchor`)."""
 
@@ -140,28 +162,32 @@ class PPO:
 
     def _steps(
         self, rollout: Rollout, old_log_probs: Tensor, weights: Tensor, advantages: Tensor, targets: Tensor
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> Steps:
         """A feed-forward policy's completed steps, gathered once per learning phase in `rollout.slots`
-        order, observations normalised (their statistics move only after learning): each minibatch then
-        takes rows by position. Same numbers as gathering and normalising per minibatch, with fewer tensor
-        operations (a few percent of a learning phase for the skills' 2 x 128 MLP: most of it is the
-        network's own forward, backward and Adam step)."""
-        slots, dev, buf = rollout.slots, self.device, rollout.buffer
-        at = {"old_log_prob": old_log_probs, "advantage": advantages, "target": targets, "weight": weights}
-        return {
-            "obs": self.policy.normalize_obs({k: x[slots].to(dev) for k, x in buf.obs.items()}),
-            "action": buf.action[slots].to(dev),
-            **{k: x[slots].to(dev) for k, x in at.items()},
-        }
+        order, observations normalised (their statistics move only after learning) and the vector ones
+        concatenated: each minibatch then takes its rows of one table with one indexing. Same numbers as
+        gathering, normalising and concatenating per minibatch, with about 20 fewer tensor operations per
+        minibatch (a tenth of the learning phase for the 2 x 64 MLP on pick's four vector observations)."""
+        slots, dev, buf, policy = rollout.slots, self.device, rollout.buffer, self.policy
+        obs = policy.normalize_obs({k: x[slots].to(dev) for k, x in buf.obs.items()})
+        vector = policy.vector_input(obs)
+        columns = [] if vector is None else [vector]
+        columns += [buf.action[slots].to(dev)]
+        columns += [x[slots].to(dev)[:, None] for x in (old_log_probs, advantages, targets, weights)]
+        images = {k: obs[k] for k in policy.actor_body.encoder.image_keys}
+        return Steps(torch.cat(columns, dim=1), images, 0 if vector is None else vector.shape[1])
 
-    def _step_loss(self, steps: dict[str, Any], rows: Tensor) -> tuple[Tensor, dict[str, Tensor]]:
+    def _step_loss(self, steps: Steps, rows: Tensor) -> tuple[Tensor, dict[str, Tensor]]:
         """The loss of a feed-forward minibatch: rows `rows` of `_steps`."""
         rows = rows.to(self.device)
+        table, d, a = steps.table[rows], steps.vector_size, self.policy.action_dim
         log_probs, values = self.policy.evaluate_steps(
-            {k: x[rows] for k, x in steps["obs"].items()}, steps["action"][rows]
+            {k: x[rows] for k, x in steps.images.items()}, table[:, d : d + a], table[:, :d] if d else None
         )
-        at = ("old_log_prob", "advantage", "target", "weight")
-        return self._loss(log_probs, values, {k: steps[k][rows] for k in at})
+        at = dict(
+            zip(("old_log_prob", "advantage", "target", "weight"), table[:, d + a :].unbind(1), strict=True)
+        )
+        return self._loss(log_probs, values, at)
 
     def _loss(
         self, log_probs: Tensor, values: Tensor, at: dict[str, Tensor]
@@ -201,14 +227,16 @@ class PPO:
                 if cfg.target_kl > 0 and float(parts["approx_kl"]) > 1.5 * cfg.target_kl:
                     stopped = True
                     break
-                self.optimizer.zero_grad(set_to_none=True)
+                for p in self.params:  # optimizer.zero_grad(set_to_none=True) at a thirtieth of the cost
+                    p.grad = None
                 loss.backward()
-                try:  # a NaN or inf gradient would poison every weight it reaches, and then the checkpoints
-                    grad_norm = nn.utils.clip_grad_norm_(
-                        self.params, cfg.max_grad_norm, error_if_nonfinite=True
-                    )
-                except RuntimeError:
-                    raise LearningDiverged(update, {k: float(x.detach()) for k, x in parts.items()}) from None
+                grad_norm = clip_grad_norm(
+                    [p.grad for p in self.params if p.grad is not None], cfg.max_grad_norm
+                )
+                if not torch.isfinite(
+                    grad_norm
+                ):  # it would poison every weight it reaches, then the checkpoints
+                    raise LearningDiverged(update, {k: float(x.detach()) for k, x in parts.items()})
                 self.optimizer.step()
                 self.log_entropy_coef = entropy_coef_step(
                     self.log_entropy_coef, parts["entropy"].detach().cpu(), cfg.entropy_target,

@@ -305,12 +305,16 @@ def free_space(index: int, inflate: float = ROBOT_RADIUS) -> np.ndarray:
     nx, ny = int(APARTMENT_SIZE[0] / GRID_RES), int(APARTMENT_SIZE[1] / GRID_RES)
     xs = (np.arange(nx) + 0.5) * GRID_RES
     ys = (np.arange(ny) + 0.5) * GRID_RES
-    X, Y = np.meshgrid(xs, ys, indexing="ij")
     free = np.ones((nx, ny), dtype=bool)
     for r in list(WALLS) + [f.footprint for f in layout.furniture]:
+        # only the cells within `inflate` of the rectangle (plus a cell) can change: a few percent of the
+        # grid each, so a layout's first grid costs a millisecond, not ten (every worker process builds its own)
+        i = slice(*np.searchsorted(xs, [r.x0 - inflate - GRID_RES, r.x1 + inflate + GRID_RES]))
+        j = slice(*np.searchsorted(ys, [r.y0 - inflate - GRID_RES, r.y1 + inflate + GRID_RES]))
+        X, Y = xs[i, None], ys[None, j]
         dx = np.maximum(np.maximum(r.x0 - X, X - r.x1), 0.0)
         dy = np.maximum(np.maximum(r.y0 - Y, Y - r.y1), 0.0)
-        free &= np.hypot(dx, dy) > inflate
+        free[i, j] &= np.hypot(dx, dy) > inflate
     return free
 
 

@@ -6,7 +6,6 @@ reports state (poses, joints, holding, forces, articulations) and renders depth 
 
 from __future__ import annotations
 
-import copy
 import math
 
 import mujoco
@@ -33,7 +32,7 @@ from .robot import (
     REST_QPOS,
     wrap_rolls,
 )
-from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model
+from .scene import CT_FLOOR, DRAWER_OPEN_MAX, FRIDGE_OPEN_MAX, build_model, compile_model
 
 SUBSTEPS = 4  # 120 Hz physics, 30 Hz control
 ARM_SCALE = 0.0125  # rad per unit arm action per control step (HAB)
@@ -118,7 +117,7 @@ class MujocoSim:
 
     def _load(self, key: tuple) -> None:
         layout_index, objects = key
-        self.model = copy.deepcopy(build_model(layout_index, objects))  # own copy: grasping edits it
+        self.model = compile_model(layout_index, objects)  # its own: grasping edits it
         m = self.model
         self.data = mujoco.MjData(m)
         self._scene_key = key
