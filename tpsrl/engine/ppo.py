@@ -85,7 +85,8 @@ class Steps(NamedTuple):
     """A feed-forward policy's steps for one learning phase (see `PPO._steps`), row j for slot
     `rollout.slots[j]`."""
 
-    table: Tensor  # [S, D + A + 4]: normalised vector observations, action, old log-prob, advantage, target, weight
+    table: Tensor  # [S, D + A + 4]: normalised vector observations, action, then 4 columns: old
+    # log-prob, advantage, target, weight
     images: dict[str, Tensor]  # normalised image observations {key: [S, H, W, C]}
     vector_size: int  # D
 
@@ -233,9 +234,8 @@ class PPO:
                 grad_norm = clip_grad_norm(
                     [p.grad for p in self.params if p.grad is not None], cfg.max_grad_norm
                 )
-                if not torch.isfinite(
-                    grad_norm
-                ):  # it would poison every weight it reaches, then the checkpoints
+                # a NaN or inf gradient would poison every weight it reaches, and then the checkpoints
+                if not torch.isfinite(grad_norm):
                     raise LearningDiverged(update, {k: float(x.detach()) for k, x in parts.items()})
                 self.optimizer.step()
                 self.log_entropy_coef = entropy_coef_step(

@@ -1,8 +1,9 @@
 """Build the MJCF of a furnished apartment with the Fetch robot and a set of movable objects.
 
 `compile_model(layout_index, objects)` compiles a fresh `mujoco.MjModel` (what a simulator loads and
-edits); `build_model` is the same cached per (layout, objects), read-only, for callers that only look. Articulated parts (fridge door, drawers)
-and every object get a suction weld (`grasp:<name>`), inactive until a grasp switches it on.
+edits); `build_model` is the same cached per (layout, objects), read-only, for callers that only look.
+Articulated parts (fridge door, drawers) and every object get a suction weld (`grasp:<name>`), inactive
+until a grasp switches it on.
 """
 
 from __future__ import annotations

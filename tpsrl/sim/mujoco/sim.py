@@ -83,7 +83,7 @@ class MujocoSim:
 
     # ----------------------------------------------------------------------------------- reset
     def reset(self, spec: EpisodeSpec) -> None:
-        """Load the episode's scene (cached per layout and object set) and set its initial state."""
+        """Load the episode's scene (compiled unless it is the scene loaded now) and set its initial state."""
         validate_episode(spec, self._rules)
         key = (spec.layout, tuple((o.handle, o.type) for o in spec.objects))
         if key != self._scene_key:
