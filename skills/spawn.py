@@ -73,9 +73,9 @@ def _largest_component(grid: np.ndarray) -> np.ndarray:
     run, then every column run, that it touches, until it stops growing (a few passes for rooms joined by
     doors, where growing a cell at a time took hundreds)."""
     runs = (_run_ids(grid), _run_ids(grid.T).T)
-    left = grid.copy()
-    best = np.zeros_like(grid)
-    while left.sum() > best.sum():
+    left, remaining = grid.copy(), int(grid.sum())
+    best, best_size = np.zeros_like(grid), 0
+    while remaining > best_size:
         ii, jj = np.nonzero(left)
         region = np.zeros_like(grid)
         region[ii[0], jj[0]] = True
@@ -89,9 +89,10 @@ def _largest_component(grid: np.ndarray) -> np.ndarray:
             if grown == size:
                 break
             size = grown
-        if size > best.sum():
-            best = region
+        if size > best_size:
+            best, best_size = region, size
         left &= ~region
+        remaining -= size
     return best
 
 
