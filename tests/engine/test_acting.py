@@ -67,7 +67,7 @@ def test_workers_write_the_steps_ver_would_record(kind: str) -> None:
             mb = pack(r.sequences)
             s = mb.slots
             lp, v = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask,
-                                      mb.lengths, b.state[mb.starts])  # fmt: skip
+                                      b.state[mb.starts])  # fmt: skip
             assert torch.allclose(lp, b.log_prob[s], atol=1e-5) and torch.allclose(v, b.value[s], atol=1e-5)
             for slot in torch.nonzero(b.truncated[:n]).squeeze(1).tolist():  # bootstrapped from the final obs
                 _, _, _, after = c.policy.act({"obs": b.obs["obs"][slot : slot + 1]}, b.prev_action[slot : slot + 1],
@@ -137,7 +137,7 @@ def test_a_lagged_rollout_is_clipped_around_the_learner_and_weighted_by_the_lag(
     assert r is not None and r.lagged
     b, s = r.buffer, r.slots
     lp_now, _ = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s],
-                                  torch.ones(1, len(s), dtype=torch.bool), torch.ones(len(s), dtype=torch.long),
+                                  torch.ones(1, len(s), dtype=torch.bool),
                                   b.state[s]) if kind == "mlp" else (None, None)  # fmt: skip
     behaviour = b.log_prob.clone()
     b.log_prob[s] += torch.where(torch.arange(len(s)) % 2 == 0, 0.3, -0.3)  # as if acted by other weights

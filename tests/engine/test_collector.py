@@ -139,7 +139,7 @@ def test_stored_states_reproduce_behaviour_log_probs() -> None:
         b = r.buffer
         for mb in minibatches(r.sequences, 4, torch.Generator().manual_seed(1)) + [pack(r.sequences)]:
             s = mb.slots
-            lp, v = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask, mb.lengths,
+            lp, v = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask,
                                       b.state[mb.starts])  # fmt: skip
             assert torch.allclose(lp, b.log_prob[s], atol=1e-5)
             assert torch.allclose(v, b.value[s], atol=1e-5)

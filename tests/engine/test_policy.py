@@ -65,8 +65,8 @@ def test_act_and_evaluate_agree(kind: str, separate: bool) -> None:
     obs, prev, state = _obs(b), torch.zeros(b, 3), torch.zeros(b, *pol.state_shape())
     action, log_prob, value, next_state = pol.act(obs, prev, state)
     assert next_state.shape == state.shape
-    mask, lengths = torch.ones(1, b, dtype=torch.bool), torch.ones(b, dtype=torch.long)
-    log_prob2, value2 = pol.evaluate(obs, prev, action, mask, lengths, state)
+    mask = torch.ones(1, b, dtype=torch.bool)
+    log_prob2, value2 = pol.evaluate(obs, prev, action, mask, state)
     assert torch.allclose(log_prob, log_prob2, atol=1e-5)
     assert torch.allclose(value, value2, atol=1e-5)  # no statistics yet: normalised == raw
 
@@ -81,9 +81,9 @@ def test_evaluate_steps_equals_evaluate(separate: bool) -> None:
     pol.update_obs_stats(_obs(64))
     obs, actions, rows = _obs(6), torch.randn(6, 3), torch.tensor([4, 0, 5])
     b = len(rows)
-    mask, lengths = torch.ones(1, b, dtype=torch.bool), torch.ones(b, dtype=torch.long)
+    mask = torch.ones(1, b, dtype=torch.bool)
     expected = pol.evaluate({k: x[rows] for k, x in obs.items()}, torch.zeros(b, 3), actions[rows], mask,
-                            lengths, torch.zeros(b, 0))  # fmt: skip
+                            torch.zeros(b, 0))  # fmt: skip
     normalized = pol.normalize_obs(obs)
     got = pol.evaluate_steps({k: x[rows] for k, x in normalized.items()}, actions[rows])
     assert torch.equal(got[0], expected[0]) and torch.equal(got[1], expected[1])
@@ -105,7 +105,7 @@ def test_separate_critic_has_its_own_parameters() -> None:
     count = lambda m: sum(p.numel() for p in m.parameters())  # noqa: E731
     assert count(separate) > count(shared) + count(shared.actor_body) - 1
     loss = separate.evaluate(_obs(2), torch.zeros(2, 2), torch.zeros(2, 2), torch.ones(1, 2, dtype=torch.bool),
-                             torch.ones(2, dtype=torch.long), torch.zeros(2, 0))[1].sum()  # fmt: skip
+                             torch.zeros(2, 0))[1].sum()  # fmt: skip
     loss.backward()
     assert all(p.grad is None for p in separate.actor_body.parameters())  # the value loss leaves the actor
 
@@ -160,7 +160,7 @@ def test_traced_acting_matches_eager_and_follows_in_place_updates(kind: str, sep
     opt = torch.optim.Adam(pol.parameters(), lr=0.1)  # an optimizer step (in place)
     obs = _obs(6)
     pol.evaluate(obs, torch.zeros(6, 3), torch.zeros(6, 3), torch.ones(1, 6, dtype=torch.bool),
-                 torch.ones(6, dtype=torch.long), torch.zeros(6, *pol.state_shape()))[0].sum().backward()  # fmt: skip
+                 torch.zeros(6, *pol.state_shape()))[0].sum().backward()  # fmt: skip
     opt.step()
     pol.update_obs_stats({k: 3 * v + 1 for k, v in _obs(20).items()})  # statistics move
     pol.update_value_stats(torch.randn(50) * 40 + 10)  # PopArt rescales the critic head in place
@@ -194,7 +194,7 @@ def test_numpy_acting_gives_the_torch_policy_numbers(separate: bool, activation:
     np.testing.assert_allclose(v0, value.numpy(), atol=1e-4)
     action, log_prob, value2 = fast.act(batch)  # sampled: the log-prob is the torch policy's of that action
     lp, _ = pol.evaluate(t_obs, torch.zeros(6, 3), torch.from_numpy(action), torch.ones(1, 6, dtype=torch.bool),
-                         torch.ones(6, dtype=torch.long), torch.zeros(6, 0))  # fmt: skip
+                         torch.zeros(6, 0))  # fmt: skip
     np.testing.assert_allclose(log_prob, lp.detach().numpy(), atol=1e-4)
     np.testing.assert_allclose(value2, v0)
     assert not np.allclose(action, a0)

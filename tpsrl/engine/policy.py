@@ -22,7 +22,6 @@ import gymnasium as gym
 import numpy as np
 import torch
 from torch import Tensor, nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from tpsrl.engine.encoders import DictEncoder, is_image
 from tpsrl.engine.entropy import gaussian_entropy
@@ -66,7 +65,7 @@ class PolicyConfig:
 
 
 class LSTMCore(nn.Module):
-    """Stacked LSTM over (features, previous action); acting one step, learning over packed sequences."""
+    """Stacked LSTM over (features, previous action); acting one step, learning over padded sequences."""
 
     def __init__(self, in_features: int, hidden: int, layers: int) -> None:
         super().__init__()
@@ -94,14 +93,16 @@ class LSTMCore(nn.Module):
             out = h
         return out, next_state
 
-    def sequences(self, x: Tensor, mask: Tensor, lengths: Tensor, start_state: Tensor) -> Tensor:
+    def sequences(self, x: Tensor, mask: Tensor, start_state: Tensor) -> Tensor:
         """`[S, F]` steps in the row-major order of `mask` `[L, K]` -> `[S, H]` (see `ActorCritic.evaluate`)."""
         padded = x.new_zeros(*mask.shape, x.shape[-1])
         padded[mask] = x
-        packed = pack_padded_sequence(padded, lengths.cpu(), enforce_sorted=True)
         h0, c0 = start_state.permute(1, 2, 0, 3).contiguous().unbind(1)
-        out, _ = self.lstm(packed, (h0, c0))
-        return pad_packed_sequence(out, total_length=mask.shape[0])[0][mask]
+        # The padded block, not a PackedSequence: a step's output does not depend on the zeros after its
+        # sequence's end, so the numbers are the packed ones (to float rounding), and on a CPU the packed
+        # call costs 2-3x more once the lengths differ (docs/engine.md, "Learning an LSTM").
+        out, _ = self.lstm(padded, (h0, c0))
+        return out[mask]
 
 
 class Body(nn.Module):
@@ -124,13 +125,11 @@ class Body(nn.Module):
             return x, state
         return self.core.step(torch.cat([x, prev_action], dim=-1), state)
 
-    def sequences(
-        self, obs: dict[str, Tensor], prev_action: Tensor, mask: Tensor, lengths: Tensor, start: Tensor
-    ) -> Tensor:
+    def sequences(self, obs: dict[str, Tensor], prev_action: Tensor, mask: Tensor, start: Tensor) -> Tensor:
         x = self.encoder(obs)
         if self.core is None:
             return x
-        return self.core.sequences(torch.cat([x, prev_action], dim=-1), mask, lengths, start)
+        return self.core.sequences(torch.cat([x, prev_action], dim=-1), mask, start)
 
     def sequence_states(
         self, obs: dict[str, Tensor], prev_action: Tensor, mask: Tensor, start: Tensor
@@ -395,16 +394,14 @@ class ActorCritic(nn.Module):
         prev_action: Tensor,
         actions: Tensor,
         mask: Tensor,
-        lengths: Tensor,
         start_state: Tensor,
     ) -> tuple[Tensor, Tensor]:
-        """Log-probs and normalised values of stored steps (the LSTM runs over sequences in packed layout).
+        """Log-probs and normalised values of stored steps (the LSTM runs over the sequences padded to `mask`).
 
         Args:
             obs, prev_action, actions: step data `[S, ...]` in the row-major order of `mask`'s True entries.
             mask: `[L, K]` bool, True where sequence k has a step at time l; columns sorted by length,
-                longest first, so that all sequences advance one step per batched LSTM call.
-            lengths: `[K]` sequence lengths (descending).
+                longest first (`minibatch.pack`'s layout).
             start_state: `[K, *state_shape()]` recurrent state at each sequence's first step.
 
         Returns:
@@ -412,10 +409,10 @@ class ActorCritic(nn.Module):
         """
         obs = self._normalize(obs)
         actor_start, critic_start = self._states(start_state)
-        core = self.actor_body.sequences(obs, prev_action, mask, lengths, actor_start)
+        core = self.actor_body.sequences(obs, prev_action, mask, actor_start)
         log_probs = self._log_probs(self.actor(core), actions)
         if self.critic_body is not None:
-            core = self.critic_body.sequences(obs, prev_action, mask, lengths, critic_start)
+            core = self.critic_body.sequences(obs, prev_action, mask, critic_start)
         return log_probs, self.critic(core).squeeze(-1)
 
     @torch.no_grad()

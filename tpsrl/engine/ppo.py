@@ -143,7 +143,6 @@ class PPO:
             buf.prev_action[slots].to(dev),
             buf.action[slots].to(dev),
             mb.mask.to(dev),
-            mb.lengths,
             states[mb.starts].to(dev),
         )
 
