@@ -47,6 +47,8 @@ bench: $(BIN)/activate
 # their preset runs fine-tuned (run.init_from: weights and statistics, a new optimizer) at a rate of 1e-4
 # decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2.
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
+# The pick preset trains an LSTM since 2026-11-26; the no-base pick as shipped is the MLP of the presets before.
+PICK_MLP := policy=mlp policy.mlp_hidden=128 ppo.epochs=10 ppo.num_minibatches=8 ppo.max_sequence_length=128
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
@@ -74,10 +76,10 @@ train-skills: $(BIN)/activate
 	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 ppo.lr_schedule=constant $(PLACE_HAB_RULE) \
 	  run.total_steps=3000000; \
 	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 skill.grip_init_mean=0.0 \
-	  run.total_steps=1000000; \
+	  $(PICK_MLP) run.total_steps=1000000; \
 	i=runs/skills/pick/nobase_held.pt; test -f $$i || $(BIN)/python -m skills.warmstart --hold-grip runs/skills/pick/nobase $$i; \
 	train pick nobase_held skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 skill.grip_init_mean=0.0 \
-	  run.init_from=$$i \
+	  $(PICK_MLP) run.init_from=$$i \
 	  run.total_steps=3000000
 
 # Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned

@@ -45,12 +45,16 @@ def shipped_name(meta: dict[str, Any]) -> str:
 
 
 def training_curve(
-    metrics_path: Path, bin_steps: int = CURVE_BIN_STEPS, offset: int = 0, seconds_offset: float = 0.0
+    metrics_path: Path,
+    bin_steps: int = CURVE_BIN_STEPS,
+    offset: int = 0,
+    seconds_offset: float = 0.0,
+    until: int | None = None,
 ) -> list[dict[str, float]]:
     """The run's `metrics.jsonl` as one point per `bin_steps` env steps: episode-weighted success and
     return, episodes, and training wall-clock (collect + learn seconds) up to the bin's end. `offset`
     is added to the env steps and `seconds_offset` to the wall-clock (what is behind the policy a
-    `run.init_from` run started from)."""
+    `run.init_from` run started from); `until`: the run's rows up to that many of its own env steps."""
     points: list[dict[str, float]] = []
     acc = {"episodes": 0.0, "success": 0.0, "return": 0.0}
     seconds = seconds_offset
@@ -65,6 +69,8 @@ def training_curve(
             continue  # a line cut by a kill; the rest of the file is still good
         if "env_steps" not in row:
             continue
+        if until is not None and int(row["env_steps"]) > until:
+            break
         last_steps = int(row["env_steps"])
         seconds += float(row.get("time/collect_s", 0.0)) + float(row.get("time/learn_s", 0.0))
         n = float(row.get("episode/count", 0.0))
@@ -79,6 +85,33 @@ def training_curve(
     if acc["episodes"] > 0:
         points.append(_point(last_steps + offset, acc, seconds))
     return points
+
+
+def curve_before(data: dict[str, Any]) -> list[dict[str, float]]:
+    """The training curve behind the policy a run started from (`run.init_from`): the one its shipped file
+    carried, else, when it started from another run's checkpoint, that run's `metrics.jsonl` up to the
+    checkpoint's steps (and, the same way, whatever that run started from); [] when neither is there."""
+    entry = next((e for e in reversed(data.get("provenance", [])) if e.get("init_from")), None)
+    if entry is None:
+        return []
+    if entry.get("init_curve"):
+        return list(entry["init_curve"])
+    source = Path(entry["init_from"])
+    metrics = (source if source.is_dir() else source.parent.parent) / "metrics.jsonl"
+    if not metrics.is_file():
+        return []
+    try:
+        parent = checkpoint.read(source)
+    except checkpoint.CheckpointError:
+        return []
+    if "counters" not in parent:  # a policy file, not a run's checkpoint
+        return []
+    offset = checkpoint.trained_env_steps(parent) - int(parent["counters"]["env_steps"])
+    # the run may have gone on after the checkpoint this one started from was read
+    until = int(entry.get("init_env_steps", checkpoint.trained_env_steps(parent))) - offset
+    earlier = curve_before(parent)
+    seconds = float(earlier[-1]["seconds"]) if earlier else 0.0
+    return earlier + training_curve(metrics, offset=offset, seconds_offset=seconds, until=until)
 
 
 def _point(steps: int, acc: dict[str, float], seconds: float) -> dict[str, float]:
@@ -110,9 +143,9 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     shipped = checkpoint.load(target)
     total = checkpoint.trained_env_steps(data)
     own = int(data["counters"]["env_steps"])
-    # A run started from another policy (`run.init_from`): that policy's curve, when it came from a
-    # shipped file, then this run's, offset by the steps behind the start.
-    before = next((e["init_curve"] for e in reversed(data.get("provenance", [])) if e.get("init_curve")), [])
+    # A run started from another policy (`run.init_from`): that policy's curve, then this run's, offset by
+    # the steps behind the start.
+    before = curve_before(data)
     seconds = float(before[-1]["seconds"]) if before else 0.0
     shipped["curve"] = before + training_curve(
         run_dir / "metrics.jsonl", offset=total - own, seconds_offset=seconds

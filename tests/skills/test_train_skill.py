@@ -171,6 +171,34 @@ def test_a_run_from_a_shipped_skill_counts_its_steps_and_curve(pick_run: Path, t
     assert second["meta"]["skill_config"]["spawn_max_dist"] == 1.0
 
 
+def test_a_run_from_another_runs_checkpoint_carries_that_runs_curve(pick_run: Path, tmp_path: Path) -> None:
+    # run.init_from=<a run's checkpoint>: the shipped file's curve starts with that run's metrics, up to the
+    # checkpoint's steps only (a row the run wrote after it is not behind the policy)
+    import shutil
+
+    from skills.ship import ship
+
+    parent = tmp_path / "parent"
+    shutil.copytree(pick_run, parent)
+    rows = [(128, 2, 0.5), (256, 2, 1.0), (384, 4, 0.0)]  # the last one after the checkpoint (256 steps)
+    (parent / "metrics.jsonl").write_text("".join(
+        json.dumps({"env_steps": s, "episode/count": n, "episode/success": x, "episode/return": x,
+                    "time/collect_s": 1.0, "time/learn_s": 1.0}) + "\n" for s, n, x in rows))  # fmt: skip
+    run_dir = tmp_path / "ft"
+    run(compose(["skill=pick", "skill.base_movement=false", "skill.spawn_max_dist=1.0",
+                 f"run.init_from={parent / 'checkpoints' / 'latest.pt'}", f"run.dir={run_dir}", *TINY]))  # fmt: skip
+    shipped = ckpt.read(ship(run_dir, tmp_path / "out"))
+    assert shipped["shipped"]["env_steps"] == 512
+    assert shipped["curve"][0] == {
+        "env_steps": 256,
+        "success": 0.75,
+        "return": 0.75,
+        "episodes": 4.0,
+        "seconds": 4.0,
+    }
+    assert all(p["env_steps"] > 256 for p in shipped["curve"][1:])
+
+
 def test_training_curve_bins_episode_weighted(tmp_path: Path) -> None:
     from skills.ship import training_curve
 
