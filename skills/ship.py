@@ -91,10 +91,12 @@ def curve_before(data: dict[str, Any]) -> list[dict[str, float]]:
     """The training curve behind the policy a run started from (`run.init_from`): the one its shipped file
     carried, else, when it started from another run's checkpoint, that run's `metrics.jsonl` up to the
     checkpoint's steps (and, the same way, whatever that run started from); [] when neither is there."""
-    entry = next((e for e in reversed(data.get("provenance", [])) if e.get("init_from")), None)
+    entry = next(
+        (e for e in reversed(data.get("provenance", [])) if e.get("init_curve") or e.get("init_from")), None
+    )
     if entry is None:
         return []
-    if entry.get("init_curve"):
+    if entry.get("init_curve"):  # a shipped file's, or a file derived from one (skills.warmstart)
         return list(entry["init_curve"])
     source = Path(entry["init_from"])
     metrics = (source if source.is_dir() else source.parent.parent) / "metrics.jsonl"

@@ -167,8 +167,17 @@ def without_base(source: str | Path, out: str | Path) -> Path:
     _action_rows(model, full.size, source)
     for key in ACTION_PARAMS:
         model[key] = model[key][torch.tensor(rows)].clone()
+    # An LSTM reads the previous action after the encoder's features (`Body.step`): its first layer keeps
+    # the kept actions' input columns (the same as reading 0 for the dropped base actions).
+    for key in [k for k in model if k.endswith(".core.lstm.weight_ih_l0")]:
+        first = model[key].shape[1] - full.size
+        model[key] = torch.cat([model[key][:, :first], model[key][:, first:][:, rows]], 1).clone()
+    policy = dict(data["config"]["policy"])
+    if policy.get("init_action_mean"):
+        policy["init_action_mean"] = [policy["init_action_mean"][i] for i in rows]
     derived = {"derived": "without_base", "kept_action_rows": rows}
-    return _write(data, out, source, derived, {**fields, "base_movement": False}, model=model, spaces=spaces)
+    return _write(data, out, source, derived, {**fields, "base_movement": False}, model=model, spaces=spaces,
+                  config={**data["config"], "policy": policy})  # fmt: skip
 
 
 GRIP_HOLD_BIAS, GRIP_HOLD_LOG_STD = 1.0, -1.5

@@ -41,7 +41,8 @@ def _ship_untrained_nobase(directory: Path) -> None:
     torch.manual_seed(0)
     source = checkpoint.load(SHIPPED_PICK)
     env = make_env("pick", base_movement=False)
-    policy_cfg = source["config"]["policy"]
+    # the shipped pick's architecture; its initial action mean (one value per base-movement action) does not fit
+    policy_cfg = {**source["config"]["policy"], "init_action_mean": []}
     policy = ActorCritic(env.observation_space, env.action_space.shape[0], PolicyConfig(**policy_cfg))
     spaces = {"observation": space_to_dict(env.observation_space), "action": space_to_dict(env.action_space)}
     env.close()
@@ -90,7 +91,7 @@ def test_last_line_has_every_skill_with_its_interval(report: tuple[str, dict[str
     _, last, out_dir = report
     assert set(last) == {"skills", "run_dir"} and Path(last["run_dir"]).parent == out_dir
     assert set(last["skills"]) == {"pick", "pick_nobase"}
-    for name, trained in (("pick", checkpoint.load(SHIPPED_PICK)["counters"]["env_steps"]),
+    for name, trained in (("pick", checkpoint.trained_env_steps(checkpoint.load(SHIPPED_PICK))),  # its lineage's
                           ("pick_nobase", NOBASE_STEPS)):  # fmt: skip
         r = last["skills"][name]
         assert set(r) == {"success", "episodes", "env_steps_trained", "ci"}
@@ -106,7 +107,7 @@ def test_table_and_results_json(report: tuple[str, dict[str, Any], Path]) -> Non
     assert table in stdout
     rows = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
     assert set(rows) == {"pick", "pick_nobase"}
-    steps = checkpoint.load(SHIPPED_PICK)["counters"]["env_steps"]
+    steps = checkpoint.trained_env_steps(checkpoint.load(SHIPPED_PICK))
     assert rows["pick"].startswith(f"| pick | yes | {steps:,} | ") and " h | " in rows["pick"]
     assert "| 90% (" in rows["pick"]
     assert rows["pick_nobase"].startswith("| pick_nobase | no | 1,234 | 0.0 h |")

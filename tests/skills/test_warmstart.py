@@ -26,6 +26,8 @@ from skills.warmstart import (
 )
 from tpsrl.engine import checkpoint
 
+MLP_PICK = Path(__file__).parents[2] / "docs/results/runs/pick_control/checkpoints/latest.pt"
+
 
 def test_without_base_keeps_arm_and_grip_rows_and_the_rest(tmp_path: Path) -> None:
     source = CHECKPOINT_DIR / "pick.pt"
@@ -46,6 +48,14 @@ def test_without_base_keeps_arm_and_grip_rows_and_the_rest(tmp_path: Path) -> No
     policy.reset(env)
     assert policy.act(obs, env).shape == (8,)
     env.close()
+    # the LSTM reads its previous action: the cut one with (arm, grip) acts as the source with base 0
+    src, cut_policy = load_skill_policy(source).runner.policy, policy.runner.policy
+    assert src.recurrent
+    batch = {k: torch.from_numpy(v[None]) for k, v in obs.items()}
+    prev, state = torch.randn(1, 8), torch.randn(1, *src.state_shape())
+    a_full = src.act(batch, torch.cat([prev, torch.zeros(1, 2)], 1), state, deterministic=True)[0]
+    a_cut = cut_policy.act(batch, prev, state, deterministic=True)[0]
+    assert torch.allclose(a_full[:, :8], a_cut, atol=1e-6)
     with pytest.raises(WarmStartError, match="exists"):
         without_base(source, out)
 
@@ -111,7 +121,9 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
 def test_with_sensor_acts_as_the_source_until_trained(
     tmp_path: Path, skill: str, sensor: str, field: str
 ) -> None:
-    out = with_sensor(CHECKPOINT_DIR / f"{skill}.pt", tmp_path / "plus.pt", sensor)
+    # pick ships as an LSTM since 2026-11-26 (--add-sensor takes MLPs): an MLP pick run's checkpoint
+    source = CHECKPOINT_DIR / "nav_to_obj.pt" if skill == "nav_to_obj" else MLP_PICK
+    out = with_sensor(source, tmp_path / "plus.pt", sensor)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
     obs_space = data["spaces"]["observation"]["dict"]
@@ -121,13 +133,13 @@ def test_with_sensor_acts_as_the_source_until_trained(
     keys = sorted(k for k, v in obs_space.items() if len(v["shape"]) == 1)
     start = sum(obs_space[k]["shape"][0] for k in keys[: keys.index(sensor)])
     width = obs_space[sensor]["shape"][0]
-    source_model = checkpoint.read(CHECKPOINT_DIR / f"{skill}.pt")["model"]
+    source_model = checkpoint.read(source)["model"]
     for body in ("actor_body", "critic_body"):
         w = data["model"][f"{body}.encoder.mlp.0.weight"]
         assert torch.all(w[:, start : start + width] == 0)
         kept = torch.cat([w[:, :start], w[:, start + width :]], dim=1)
         assert torch.equal(kept, source_model[f"{body}.encoder.mlp.0.weight"])
-    source, plus = load_skill_policy(CHECKPOINT_DIR / f"{skill}.pt"), load_skill_policy(out)
+    source, plus = load_skill_policy(source), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
     plain = make_env(skill, **fields, split="heldout")
     # The written config (an explicit observation list, as the shipped nav's, gets the sensor appended).
@@ -153,7 +165,7 @@ def test_with_sensor_acts_as_the_source_until_trained(
     args = ["--add-sensor", sensor, str(CHECKPOINT_DIR / "pick_nobase.pt"), str(tmp_path / "n.pt")]
     assert main(args) == 2
     with pytest.raises(WarmStartError, match="--add-sensor 'sonar'; accepted: base_odometry"):
-        with_sensor(CHECKPOINT_DIR / f"{skill}.pt", tmp_path / "s.pt", "sonar")
+        with_sensor(source, tmp_path / "s.pt", "sonar")
     assert not any((tmp_path / n).exists() for n in ("again.pt", "n.pt", "s.pt"))
 
 
