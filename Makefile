@@ -45,7 +45,8 @@ bench: $(BIN)/activate
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md). open_drawer and close_fridge as shipped (fourteenth session) are
 # their preset runs fine-tuned (run.init_from: weights and statistics, a new optimizer) at a rate of 1e-4
-# decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2.
+# decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2. The pick as shipped (fifteenth session, an LSTM):
+# its preset's 4.0M steps, then 1.0M more at the preset's rate decayed to 0 by a cosine, seed 2.
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
 # The pick preset trains an LSTM since 2026-11-26; the no-base pick as shipped is the MLP of the presets before.
 PICK_MLP := policy=mlp policy.mlp_hidden=128 ppo.epochs=10 ppo.num_minibatches=8 ppo.max_sequence_length=128
@@ -63,6 +64,8 @@ train-skills: $(BIN)/activate
 	  run.init_from=runs/skills/open_drawer/base/checkpoints/latest.pt run.total_steps=1500000; \
 	train close_fridge ft skill=close_fridge run.seed=2 ppo.lr=1e-4 \
 	  run.init_from=runs/skills/close_fridge/base/checkpoints/latest.pt run.total_steps=1000000; \
+	train pick ft skill=pick run.seed=2 ppo.lr_schedule=cosine \
+	  run.init_from=runs/skills/pick/base/checkpoints/latest.pt run.total_steps=1000000; \
 	c=runs/skills/place/chain_starts_train.json; \
 	test -f $$c || $(BIN)/python -m evaluation.starts --episodes 80 --out $$c; \
 	b=runs/skills/place/nav_stops_train.json; \
