@@ -5,8 +5,8 @@ Why: trained from scratch, the no-base pick (`docs/results/runs/pick_nobase`, 0.
 loop it never left: it grasps (+2) and lets go on the next step (-0.5, which ends the episode), so it
 never saw what holding on and returning the arm to rest pays (+10). The base pick already holds on.
 Removing its base outputs (the actor rows and log-stds of `base_velocity`; observations, encoders,
-critic and normaliser statistics are kept) gives a policy of the no-base action space that does the same
-with its arm and grip. Train from it with `tpsrl-train skill=<s> skill.base_movement=false
+critic and normaliser statistics are kept; an LSTM also drops its first layer's previous-base-action
+inputs) gives a policy of the no-base action space that does the same with its arm and grip. Train from it with `tpsrl-train skill=<s> skill.base_movement=false
 run.init_from=<out.pt>`; the written file keeps the source's env steps, which the new run counts.
 
 `--hold-grip` instead keeps the whole policy and sets its grip output to hold (weights 0, bias 1,
