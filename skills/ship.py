@@ -99,7 +99,7 @@ def curve_before(data: dict[str, Any]) -> list[dict[str, float]]:
     if entry.get("init_curve"):  # a shipped file's, or a file derived from one (skills.warmstart)
         return list(entry["init_curve"])
     source = Path(entry["init_from"])
-    metrics = (source if source.is_dir() else source.parent.parent) / "metrics.jsonl"
+    metrics = _run_dir(source) / "metrics.jsonl"
     if not metrics.is_file():
         return []
     try:
@@ -108,12 +108,25 @@ def curve_before(data: dict[str, Any]) -> list[dict[str, float]]:
         return []
     if "counters" not in parent:  # a policy file, not a run's checkpoint
         return []
-    offset = checkpoint.trained_env_steps(parent) - int(parent["counters"]["env_steps"])
     # the run may have gone on after the checkpoint this one started from was read
-    until = int(entry.get("init_env_steps", checkpoint.trained_env_steps(parent))) - offset
-    earlier = curve_before(parent)
-    seconds = float(earlier[-1]["seconds"]) if earlier else 0.0
-    return earlier + training_curve(metrics, offset=offset, seconds_offset=seconds, until=until)
+    behind = checkpoint.trained_env_steps(parent) - int(parent["counters"]["env_steps"])
+    until = int(entry.get("init_env_steps", checkpoint.trained_env_steps(parent))) - behind
+    return run_curve(parent, metrics, until)
+
+
+def run_curve(data: dict[str, Any], metrics_path: Path, until: int | None = None) -> list[dict[str, float]]:
+    """The training curve of the run whose checkpoint is `data`: what is behind its start
+    (`curve_before`), then its own `metrics.jsonl` (up to `until` of its own env steps), offset by the
+    steps and wall-clock behind it."""
+    before = curve_before(data)
+    seconds = float(before[-1]["seconds"]) if before else 0.0
+    behind = checkpoint.trained_env_steps(data) - int(data["counters"]["env_steps"])
+    return before + training_curve(metrics_path, offset=behind, seconds_offset=seconds, until=until)
+
+
+def _run_dir(source: Path) -> Path:
+    """The run directory of a run directory or of one of its checkpoint files."""
+    return source if source.is_dir() else source.parent.parent
 
 
 def _point(steps: int, acc: dict[str, float], seconds: float) -> dict[str, float]:
@@ -132,7 +145,7 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     source = Path(source)
     data = checkpoint.read(source)
     name = shipped_name(data.get("meta") or {})
-    run_dir = source if source.is_dir() else source.parent.parent
+    run_dir = _run_dir(source)
     target = directory / f"{name}.pt"
     if target.exists():
         if not force:
@@ -144,14 +157,8 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     checkpoint.export_policy(data, target)
     shipped = checkpoint.load(target)
     total = checkpoint.trained_env_steps(data)
-    own = int(data["counters"]["env_steps"])
-    # A run started from another policy (`run.init_from`): that policy's curve, then this run's, offset by
-    # the steps behind the start.
-    before = curve_before(data)
-    seconds = float(before[-1]["seconds"]) if before else 0.0
-    shipped["curve"] = before + training_curve(
-        run_dir / "metrics.jsonl", offset=total - own, seconds_offset=seconds
-    )
+    # A run started from another policy (`run.init_from`): that policy's curve, then this run's.
+    shipped["curve"] = run_curve(data, run_dir / "metrics.jsonl")
     shipped["shipped"] = {
         **checkpoint.code_version(),
         "from_run": str(run_dir if source.is_dir() else source),
