@@ -1,14 +1,15 @@
-"""Record where place starts inside HAB chains, on training layouts, as a place start bank.
+"""Record where pick or place starts inside HAB chains, on training layouts, as a start bank.
 
-The place skill is trained from HAB's place spawns; inside a chain it starts wherever the learned nav
-(or a failed earlier call) left the robot, holding what pick grasped. This runs the `tp_srl` agent on
-HAB episodes drawn on the *training* layouts and writes, for every place call, the place episode its
-own task would have set up at that moment (robot pose and arm, objects where they lie, doors and
-drawers as they are, the object held): a file `skill.start_bank` trains place from
-(`skills/starts.py`). Held-out layouts are never recorded.
+Pick and place are trained from HAB's own spawns; inside a chain they start wherever the learned nav (or
+a failed earlier call) left the robot. This runs the `tp_srl` agent on HAB episodes drawn on the
+*training* layouts and writes, for every call of the skill, the episode its own task would have set up
+at that moment (robot pose and arm, objects where they lie, doors and drawers as they are; place: the
+object held, pick: nothing held): a file `skill.start_bank` trains the skill from (`skills/starts.py`).
+Held-out layouts are never recorded.
 
     python -m evaluation.starts --scenarios tidy_house,prepare_groceries,set_table --episodes 60 \
         --out docs/results/starts/place_chain_train.json
+    python -m evaluation.starts --skill pick --episodes 60 --out docs/results/starts/pick_chain_train.json
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from evaluation.episodes import generate_episodes, scenario_names
 from evaluation.grounding import GroundedCall
 from evaluation.run import prepare
 from skills.registry import make_env
-from skills.starts import live_objects, recreated
+from skills.starts import BANK_SKILLS, live_objects, recreated
 from tpsrl.engine.inference import single_thread_acting
 from tpsrl.sim.env import RearrangeEnv
 from tpsrl.sim.episode import EpisodeSpec, RobotStart, save_episodes
@@ -34,31 +35,43 @@ RECORD_SEED = 3_000_000
 """Seed of the recorded HAB episode sets (other than any evaluation's)."""
 
 
-class PlaceStarts:
-    """A `HierarchicalAgent.call_hook` that keeps every place call's start as a place episode."""
+class CallStarts:
+    """A `HierarchicalAgent.call_hook` that keeps every call of `skill` (pick or place) as an episode of
+    that skill's own task."""
 
-    def __init__(self, split: str) -> None:
+    def __init__(self, skill: str, split: str) -> None:
+        if skill not in BANK_SKILLS:
+            raise ValueError(f"--skill: {skill!r} not accepted; a start bank holds {BANK_SKILLS} episodes")
+        self.skill = skill
         self.starts: list[EpisodeSpec] = []
         self.tag = ""
-        self.counts = {"place_calls": 0, "not_holding_target": 0, "not_recreated": 0}
-        self._check = make_env("place", split=split)
+        self.counts = {
+            "calls": 0,
+            "not_holding_target" if skill == "place" else "holding": 0,
+            "not_recreated": 0,
+        }
+        self._check = make_env(skill, split=split)
 
     def __call__(
         self, env: RearrangeEnv, episode: EpisodeSpec, call: GroundedCall, spec: EpisodeSpec
     ) -> None:
-        if call.skill != "place":
+        if call.skill != self.skill:
             return
-        self.counts["place_calls"] += 1
+        self.counts["calls"] += 1
         b = env.backend
-        if b.held != call.target:  # the chain calls place only holding it; a bank needs that too
+        # the chain calls place only holding its target and pick holding nothing; a bank needs that too
+        if self.skill == "place" and b.held != call.target:
             self.counts["not_holding_target"] += 1
+            return
+        if self.skill == "pick" and b.held is not None:
+            self.counts["holding"] += 1
             return
         x, y, yaw = b.base_pose
         start = replace(
             spec,
             robot=RobotStart(float(x), float(y), float(yaw), tuple(float(q) for q in b.arm_qpos)),
             objects=live_objects(b, episode),
-            episode_id=f"chain-{self.tag}-{self.counts['place_calls']}",
+            episode_id=f"chain-{self.tag}-{self.counts['calls']}",
         )
         start = recreated(self._check.backend, start)
         if start is None:
@@ -67,12 +80,17 @@ class PlaceStarts:
         self.starts.append(start)
 
 
-def record_place_starts(
-    scenarios: list[str], episodes: int, split: str = "train", seed: int = RECORD_SEED, agent: str = "tp_srl"
+def record_call_starts(
+    scenarios: list[str],
+    episodes: int,
+    split: str = "train",
+    seed: int = RECORD_SEED,
+    agent: str = "tp_srl",
+    skill: str = "place",
 ) -> tuple[list[EpisodeSpec], dict[str, int]]:
     """Runs `agent` (shipped skills) on `episodes` HAB episodes of each scenario on `split` layouts and
-    returns the place starts of its chains, and counts."""
-    recorder = PlaceStarts(split)
+    returns the starts of its chains' `skill` calls, and counts."""
+    recorder = CallStarts(skill, split)
     for scenario in scenarios:
         sources, depth = prepare(EvalConfig(scenario=scenario, agent=agent))
         chain = HierarchicalAgent(agent, sources)
@@ -96,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--agent", default="tp_srl", help="the agent whose chains are recorded (default tp_srl)"
     )
+    parser.add_argument("--skill", default="place", help="pick | place (default): the calls recorded")
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
     scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
@@ -109,19 +128,28 @@ def main(argv: list[str] | None = None) -> int:
     single_thread_acting()
     t0 = time.perf_counter()
     try:
-        starts, counts = record_place_starts(scenarios, args.episodes, args.split, args.seed, args.agent)
+        starts, counts = record_call_starts(
+            scenarios, args.episodes, args.split, args.seed, args.agent, args.skill
+        )
     except ValueError as e:
         parser.error(str(e))
     if not starts:
-        parser.error("no place call was recorded; nothing written")
+        parser.error(f"no {args.skill} call was recorded; nothing written")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     save_episodes(args.out, starts)
     seconds = round(time.perf_counter() - t0, 1)
-    print(f"{counts['kept']} place starts from {counts['place_calls']} place calls in {args.episodes} episodes "
+    print(f"{counts['kept']} {args.skill} starts from {counts['calls']} {args.skill} calls in {args.episodes} episodes "
           f"x {len(scenarios)} scenarios -> {args.out} in {seconds} s")  # fmt: skip
     print(
         json.dumps(
-            {"out": args.out, "split": args.split, "scenarios": scenarios, **counts, "seconds": seconds}
+            {
+                "out": args.out,
+                "split": args.split,
+                "skill": args.skill,
+                "scenarios": scenarios,
+                **counts,
+                "seconds": seconds,
+            }
         )
     )
     return 0

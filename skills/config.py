@@ -158,6 +158,31 @@ class SkillConfig:
             raise ValueError(f"skill.clutter: {self.clutter} must be (min, max) with 0 <= min <= max")
 
 
+@dataclass
+class BankedConfig(SkillConfig):
+    """A skill config that can also train from a start bank: episodes recorded where HAB chains (or the
+    learned nav) left the robot (pick and place; `skills/starts.py`, `evaluation/starts.py`)."""
+
+    LEGACY: ClassVar[dict[str, Any]] = {"start_bank": "", "start_bank_prob": 0.0}
+
+    start_bank: str = ""
+    """Training: episodes files (comma-separated) of this skill's starts where the learned nav stopped
+    (`python -m skills.starts`, place) or where chains called the skill (`python -m evaluation.starts`);
+    their layouts must belong to `split`. Empty: the task's HAB spawns only."""
+    start_bank_prob: float = 0.0
+    """Probability that an episode is drawn from start_bank instead of the task's HAB spawns."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0.0 <= self.start_bank_prob <= 1.0:
+            raise ValueError(f"skill.start_bank_prob: {self.start_bank_prob} must be in [0, 1]")
+        if self.start_bank_prob > 0 and not self.start_bank:
+            raise ValueError(
+                f"skill.start_bank_prob: {self.start_bank_prob} needs skill.start_bank (an episodes file "
+                "written by python -m evaluation.starts or python -m skills.starts)"
+            )
+
+
 def acting_config(cfg: SkillConfig) -> SkillConfig:
     """`cfg` without where its training episodes came from (start banks): all a policy needs to act, so a
     shipped skill never needs its training files."""

@@ -31,13 +31,17 @@ from .learned import load_skill_policy
 from .policy import SkillPolicy
 from .registry import make_env
 from .scripted import make_scripted
-from .starts import load_bank
+from .starts import bank_skill, load_bank
 
 EVAL_SEED = 1_000_000
 
 
 class TaskFieldError(ValueError):
     """A task config field given to `evaluate` (`--set`) that the policy's task refuses."""
+
+
+class StartBankError(ValueError):
+    """Episodes given to `evaluate` (`--start-bank`) of another skill than the policy's."""
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -101,6 +105,12 @@ def evaluate(
         raise TaskFieldError(f"{sorted(overrides)}: {e}") from None
     if specs is not None:
         episodes = min(episodes, len(specs))
+        kinds = {bank_skill(s) for s in specs[:episodes]}
+        if kinds != {skill_policy.skill}:
+            env.close()
+            raise StartBankError(
+                f"episodes of {sorted(map(str, kinds))} given to a {skill_policy.skill!r} policy ({policy})"
+            )
     wins, steps, returns, causes = 0, [], [], Counter()
     t0 = time.perf_counter()
     for k in range(episodes):
@@ -138,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     parser.add_argument(
         "--start-bank",
-        help="a place start bank (python -m skills.starts) of the split: its episodes in order",
+        help="a pick or place start bank (python -m evaluation.starts, python -m skills.starts) of the "
+        "split: its episodes in order",
     )
     parser.add_argument(
         "--set",
@@ -173,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     except TaskFieldError as e:
         parser.error(f"--set {e}")
+    except StartBankError as e:
+        parser.error(f"--start-bank: {e}")
     where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
     where += "".join(f", {k}={v}" for k, v in overrides.items())
     print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "

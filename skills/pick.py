@@ -12,15 +12,16 @@ from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
 from tpsrl.sim.task import TaskStep
 
-from .config import SkillConfig, env_config
+from .config import BankedConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
+from .starts import BankEpisodes, load_bank
 from .terms import ForceRule, Progress, ee_rest_dist, force_scales
 
 MANIPULATION_ACTIONS = ("arm_action", "grip_action", "base_velocity")
 
 
 @dataclass
-class PickConfig(SkillConfig):
+class PickConfig(BankedConfig):
     """Pick: HAB's reward scales and rules."""
 
     dist_reward: float = 2.0
@@ -65,7 +66,13 @@ class PickTask:
     def __init__(self, config: PickConfig | None = None) -> None:
         self.config = config or PickConfig()
         c = self.config
-        self.episodes = ObjectEpisodes(c, c.receptacles, ALL_RECEPTACLES, anchor="object")
+        self.episodes: ObjectEpisodes | BankEpisodes = ObjectEpisodes(
+            c, c.receptacles, ALL_RECEPTACLES, anchor="object"
+        )
+        if c.start_bank:
+            self.episodes = BankEpisodes(
+                self.episodes, load_bank(c.start_bank, c.split, "pick"), c.start_bank_prob, c.arm_start_noise
+            )
         self.force = ForceRule(c)
         self.progress = Progress()
         self.target = ""

@@ -13,7 +13,7 @@ from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
 from tpsrl.sim.task import TaskStep
 
-from .config import SkillConfig, env_config
+from .config import BankedConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
 from .pick import MANIPULATION_ACTIONS
 from .starts import BankEpisodes, load_bank
@@ -24,12 +24,10 @@ CONTROL_DT = 1.0 / 30.0
 
 
 @dataclass
-class PlaceConfig(SkillConfig):
+class PlaceConfig(BankedConfig):
     """Place: HAB's reward scales and rules, with a gentle release and a settled object (docs/skills.md)."""
 
     LEGACY: ClassVar[dict[str, Any]] = {
-        "start_bank": "",
-        "start_bank_prob": 0.0,
         "release_speed": 0.0,
         "settle_speed": 0.0,
     }
@@ -56,25 +54,12 @@ class PlaceConfig(SkillConfig):
     0: HAB's rule (success the step the EE reaches rest, the object possibly still sliding)."""
     goal_receptacles: tuple[str, ...] = ALL_RECEPTACLES
     """Where the goal may be (open surfaces, the open fridge, the open top drawer)."""
-    start_bank: str = ""
-    """Training: episodes files (comma-separated) of place starts where the learned nav stopped
-    (`python -m skills.starts`) or where chains called place (`python -m evaluation.starts`); their
-    layouts must belong to `split`. Empty: HAB's place spawns only."""
-    start_bank_prob: float = 0.0
-    """Probability that an episode is drawn from start_bank instead of HAB's place spawns."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not 0.0 <= self.start_bank_prob <= 1.0:
-            raise ValueError(f"skill.start_bank_prob: {self.start_bank_prob} must be in [0, 1]")
         for f in ("release_speed", "settle_speed"):
             if not getattr(self, f) >= 0.0:
                 raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0 (0: no limit)")
-        if self.start_bank_prob > 0 and not self.start_bank:
-            raise ValueError(
-                f"skill.start_bank_prob: {self.start_bank_prob} needs skill.start_bank (an episodes file "
-                "written by python -m skills.starts)"
-            )
 
 
 class PlaceTask:
@@ -94,7 +79,7 @@ class PlaceTask:
         )
         if c.start_bank:
             self.episodes = BankEpisodes(
-                self.episodes, load_bank(c.start_bank, c.split), c.start_bank_prob, c.arm_start_noise
+                self.episodes, load_bank(c.start_bank, c.split, "place"), c.start_bank_prob, c.arm_start_noise
             )
         self.force = ForceRule(c)
         self.progress = Progress()

@@ -154,9 +154,26 @@ def record_nav_stops(
     return out, counts
 
 
-def load_bank(paths: str, split: str) -> list[EpisodeSpec]:
-    """The place episodes of the start bank `paths` (one file, or several separated by commas), checked to
-    hold only layouts of `split` and a held target each; errors name `skill.start_bank`."""
+BANK_SKILLS = ("pick", "place")
+"""The skills a start bank can hold episodes of."""
+
+
+def bank_skill(spec: EpisodeSpec) -> str | None:
+    """The skill whose episode `spec` is: place (it starts holding its target), pick (holding nothing),
+    None (neither: no target, or another object held)."""
+    if not spec.targets:
+        return None
+    if spec.held == spec.targets[0].handle:
+        return "place"
+    return "pick" if spec.held is None else None
+
+
+def load_bank(paths: str, split: str, skill: str | None = None) -> list[EpisodeSpec]:
+    """The episodes of the start bank `paths` (one file, or several separated by commas), checked to hold
+    only layouts of `split` and episodes of one skill: `skill` (pick or place), or, if None, whichever the
+    first episode is; errors name `skill.start_bank`."""
+    if skill is not None and skill not in BANK_SKILLS:
+        raise ValueError(f"skill.start_bank: a bank holds episodes of {BANK_SKILLS}, not {skill!r}")
     allowed = set(split_layouts(split))
     bank: list[EpisodeSpec] = []
     for path in (p.strip() for p in paths.split(",") if p.strip()):
@@ -173,12 +190,16 @@ def load_bank(paths: str, split: str) -> list[EpisodeSpec]:
         bank += episodes
     if not bank:
         raise ValueError(f"skill.start_bank: {paths!r} names no file")
+    want = skill or bank_skill(bank[0])
     for i, s in enumerate(bank):
-        if not s.targets or s.held != s.targets[0].handle:
-            raise ValueError(
-                f"skill.start_bank: episode {i} ({s.episode_id}) does not start holding its target "
-                "(not a place episode)"
-            )
+        kind = bank_skill(s)
+        if kind != want:
+            what = {
+                "place": "starts holding its target",
+                "pick": "starts holding nothing",
+                None: "has no target or holds another object",
+            }[kind]
+            raise ValueError(f"skill.start_bank: episode {i} ({s.episode_id}) {what}: not a {want} episode")
     return bank
 
 

@@ -1,4 +1,4 @@
-"""Place starts recorded inside HAB chains on training layouts (evaluation/starts.py)."""
+"""Pick and place starts recorded inside HAB chains on training layouts (evaluation/starts.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.episodes import generate_episodes
-from evaluation.starts import main, record_place_starts
+from evaluation.starts import main, record_call_starts
 from skills.registry import make_env
 from skills.splits import HELDOUT_LAYOUTS, TRAIN_LAYOUTS
 from skills.starts import load_bank
@@ -23,17 +23,17 @@ def test_training_layout_episode_sets_are_apart_from_the_evaluation_sets() -> No
 
 
 def test_every_place_call_of_a_chain_becomes_a_place_episode(tmp_path: Path) -> None:
-    starts, counts = record_place_starts(["tidy_house"], 1, agent="tp_spa")  # scripted skills: quick
-    assert counts["place_calls"] >= 5  # five objects, each placed at least once
+    starts, counts = record_call_starts(["tidy_house"], 1, agent="tp_spa")  # scripted skills: quick
+    assert counts["calls"] >= 5  # five objects, each placed at least once
     assert (
         counts["kept"]
         == len(starts)
-        == counts["place_calls"] - counts["not_holding_target"] - counts["not_recreated"]
+        == counts["calls"] - counts["not_holding_target"] - counts["not_recreated"]
     )
     assert len(starts) >= 4
     path = tmp_path / "chain.json"
     save_episodes(path, starts)
-    bank = load_bank(str(path), "train")  # every start holds its target, on training layouts
+    bank = load_bank(str(path), "train", "place")  # every start holds its target, on training layouts
     env = make_env("place", split="train", start_bank=str(path), start_bank_prob=1.0)
     for spec in bank:
         env.reset(options={"episode": spec})
@@ -42,12 +42,35 @@ def test_every_place_call_of_a_chain_becomes_a_place_episode(tmp_path: Path) -> 
     assert len({s.targets[0].handle for s in bank}) >= 4  # one start per object's place call, not one object
 
 
+def test_every_pick_call_of_a_chain_becomes_a_pick_episode(tmp_path: Path) -> None:
+    starts, counts = record_call_starts(["tidy_house"], 1, agent="tp_spa", skill="pick")
+    assert counts["calls"] >= 5  # five objects, each picked at least once
+    assert counts["kept"] == len(starts) == counts["calls"] - counts["holding"] - counts["not_recreated"]
+    assert len({s.targets[0].handle for s in starts}) >= 4
+    path = tmp_path / "pick_chain.json"
+    save_episodes(path, starts)
+    env = make_env("pick", split="train", start_bank=str(path), start_bank_prob=1.0)
+    ids = {s.episode_id for s in starts}
+    for seed in range(len(starts)):
+        _, info = env.reset(seed=seed)
+        assert info["episode_id"] in ids
+        spec = next(s for s in starts if s.episode_id == info["episode_id"])
+        assert env.backend.held is None and spec.held is None
+        assert env.backend.base_pose[:2] == pytest.approx((spec.robot.x, spec.robot.y), abs=0.05)
+        assert env.task.target == spec.targets[0].handle
+    with pytest.raises(ValueError, match=r"outside the 'heldout' split"):
+        make_env("pick", split="heldout", start_bank=str(path), start_bank_prob=0.5)
+
+
 def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
     out = tmp_path / "chain.json"
     with pytest.raises(SystemExit):
         main(["--scenarios", "tidy_hose", "--out", str(out)])
     with pytest.raises(SystemExit):
         main(["--episodes", "0", "--out", str(out)])
+    with pytest.raises(SystemExit):
+        main(["--skill", "nav_to_obj", "--episodes", "1", "--out", str(out)])
+    assert not out.exists()
     out.write_text("[]")
     with pytest.raises(SystemExit):
         main(["--episodes", "1", "--out", str(out)])

@@ -31,7 +31,10 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "path_compass": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
+        "start_bank": "",
+        "start_bank_prob": 0.0,
     }
+    assert legacy_values("place")["start_bank"] == "" and legacy_values("place")["settle_speed"] == 0.0
     assert legacy_values("nav_to_obj")["geodesic"] is False
     drawer = legacy_values("open_drawer")
     assert drawer["release_reward"] == 0.0 and drawer["joint_state_obs"] is False

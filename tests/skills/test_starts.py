@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skills.evaluate import evaluate
+from skills.evaluate import StartBankError, evaluate
 from skills.registry import make_env
 from skills.splits import HELDOUT_LAYOUTS
 from skills.starts import LIFT, BankEpisodes, load_bank, main, record_nav_stops, recreated, stop_episode
@@ -71,8 +71,19 @@ def test_a_bank_is_refused_outside_its_split(tmp_path: Path, recorded: tuple[lis
         make_env("place", split="heldout", start_bank=str(path), start_bank_prob=1.5)
     pick_like = tmp_path / "not_place.json"
     save_episodes(pick_like, [replace(recorded[0][0], held=None)])
-    with pytest.raises(ValueError, match="does not start holding its target"):
-        load_bank(str(pick_like), "heldout")
+    with pytest.raises(ValueError, match="starts holding nothing: not a place episode"):
+        load_bank(str(pick_like), "heldout", "place")
+    with pytest.raises(ValueError, match="starts holding nothing: not a place episode"):
+        make_env("place", split="heldout", start_bank=str(pick_like), start_bank_prob=0.5)
+    with pytest.raises(ValueError, match="starts holding its target: not a pick episode"):
+        make_env("pick", split="heldout", start_bank=str(path), start_bank_prob=0.5)
+    assert len(load_bank(str(pick_like), "heldout")) == 1  # no skill named: the first episode's
+    with pytest.raises(
+        ValueError, match=rf"episode {len(recorded[0])} \(.*\) starts holding nothing: not a place episode"
+    ):
+        load_bank(f"{path},{pick_like}", "heldout")  # one kind per bank
+    with pytest.raises(ValueError, match="not 'nav_to_obj'"):
+        load_bank(str(path), "heldout", "nav_to_obj")
 
 
 def test_the_place_task_draws_from_the_bank_with_its_probability(
@@ -97,6 +108,8 @@ def test_evaluate_runs_the_bank_in_order(tmp_path: Path, recorded: tuple[list, d
     assert r.episodes == min(2, len(recorded[0]))
     r = evaluate("scripted:place", episodes=50, split="heldout", specs=recorded[0][:1])
     assert r.episodes == 1  # no more than the bank holds
+    with pytest.raises(StartBankError, match=r"episodes of \['place'\] given to a 'pick' policy"):
+        evaluate("scripted:pick", episodes=1, split="heldout", specs=recorded[0][:1])
 
 
 def test_the_cli_never_overwrites_and_refuses_a_non_nav_policy(tmp_path: Path) -> None:
