@@ -50,6 +50,14 @@ LIFT = 0.01
 2 cm into its support, past the 1.5 cm overlap a reset accepts; they settle back within a few steps."""
 _OBJECT_INSIDE = re.compile(r": objects\[(\d+)\] '[^']*' starts inside (?!the robot).*?\(([0-9.]+) m deep")
 """An object-inside-furniture `PlacementError` (tpsrl/sim/mujoco/overlap.py): its index and depth."""
+_PAST_RANGE = re.compile(
+    r"\.(articulations\.(\w+)|robot\.arm\[(\d+)\]): (\S+) outside (?:the joint range )?\[(\S+), (\S+)\]"
+)
+"""An `EpisodeError` of a door, drawer or arm joint past its range (tpsrl/sim/episode.py)."""
+PAST_RANGE_TOL = 0.01
+"""A joint found this far (m or rad) past its range is re-created at its limit: MuJoCo's soft limits let
+a fully open drawer or fridge rest up to ~1e-5 past it (a fifth of the chains' pick calls in Set Table
+and Prepare Groceries, objects in the open fridge or drawer, were lost before)."""
 RECORD_SEED = 2_000_000
 """Seed of the first nav episode a bank is recorded from (train and held-out banks use other layouts)."""
 
@@ -66,9 +74,10 @@ def live_objects(backend: SimBackend, spec: EpisodeSpec) -> tuple[ObjectPlacemen
     )
 
 
-def recreated(backend: SimBackend, spec: EpisodeSpec, tries: int = 4) -> EpisodeSpec | None:
+def recreated(backend: SimBackend, spec: EpisodeSpec, tries: int = 6) -> EpisodeSpec | None:
     """`spec` as `backend` accepts it at reset, or None. An object found inside its support (one lying on
-    its side is re-created upright: the spec holds only its yaw) is raised out of it and tried again."""
+    its side is re-created upright: the spec holds only its yaw) is raised out of it, and a joint found
+    just past its range is set to its limit, and it is tried again."""
     for _ in range(tries):
         try:
             backend.reset(spec)
@@ -81,9 +90,30 @@ def recreated(backend: SimBackend, spec: EpisodeSpec, tries: int = 4) -> Episode
             o = spec.objects[i]
             raised = replace(o, pos=(o.pos[0], o.pos[1], o.pos[2] + depth + 0.005))
             spec = replace(spec, objects=spec.objects[:i] + (raised,) + spec.objects[i + 1 :])
-        except EpisodeError:  # a door pushed past its range, a state MuJoCo rejects
-            return None
+        except EpisodeError as e:
+            clamped = _within_range(spec, str(e))
+            if clamped is None:  # a door pushed far past its range, a state MuJoCo rejects
+                return None
+            spec = clamped
     return None
+
+
+def _within_range(spec: EpisodeSpec, error: str) -> EpisodeSpec | None:
+    """`spec` with the joint that `error` finds past its range set to its limit, if it is at most
+    PAST_RANGE_TOL past it; else None."""
+    m = _PAST_RANGE.search(error)
+    if m is None:
+        return None
+    value, lo, hi = (float(v) for v in m.group(4, 5, 6))
+    limit = min(max(value, lo), hi)
+    if abs(value - limit) > PAST_RANGE_TOL:
+        return None
+    if m.group(2) is not None:
+        arts = tuple((n, limit if n == m.group(2) else v) for n, v in spec.articulations)
+        return replace(spec, articulations=arts)
+    i, arm = int(m.group(3)), spec.robot.arm
+    assert arm is not None
+    return replace(spec, robot=replace(spec.robot, arm=arm[:i] + (limit,) + arm[i + 1 :]))
 
 
 def stop_episode(backend: SimBackend, spec: EpisodeSpec, index: int) -> EpisodeSpec:

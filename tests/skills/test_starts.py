@@ -150,3 +150,22 @@ def test_a_policy_acts_without_its_training_bank(tmp_path: Path) -> None:
     acting = acting_config(cfg)
     assert acting.start_bank == "" and acting.start_bank_prob == 0.0 and acting.split == cfg.split
     make_env("place", **{k: v for k, v in acting.__dict__.items()})  # no file needed to build its env
+
+
+def test_a_joint_just_past_its_range_is_recreated_at_its_limit() -> None:
+    env = make_env("pick", split="train")
+    env.reset(seed=3)
+    spec = env.backend.spec
+    arm = tuple(env.backend.arm_qpos)
+    past = replace(
+        spec,
+        articulations=(("drawer_0", 0.5 + 1e-5), ("fridge", 2.2 + 2e-5)),
+        robot=replace(spec.robot, arm=(arm[0] - 1e3,) + arm[1:]),  # far past: not re-created
+    )
+    assert recreated(env.backend, past) is None
+    near = replace(past, robot=replace(spec.robot, arm=arm))
+    fixed = recreated(env.backend, near)
+    assert fixed is not None and dict(fixed.articulations) == {"drawer_0": 0.5, "fridge": 2.2}
+    assert env.backend.articulation("drawer_0") == pytest.approx(0.5, abs=1e-3)
+    far = replace(spec, articulations=(("drawer_0", 0.6),))
+    assert recreated(env.backend, far) is None
