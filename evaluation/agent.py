@@ -28,7 +28,7 @@ from skills.config import acting_config
 from skills.learned import SkillCheckpointError
 from skills.policy import ActionLayout, SkillPolicy
 from skills.registry import task_class
-from skills.scripted.control import REST_JOINTS, Robot, retreat
+from skills.scripted.control import REST_JOINTS, Robot
 from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
 from tpsrl.sim.episode import EpisodeSpec
@@ -46,7 +46,7 @@ REST_JOINT_TOL = 0.05  # rad: the reset-arm phase ends when every arm joint is t
 class AgentConfig:
     """How skills are chained in an episode."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"reapproach_retries": False, "nav_retreat_steps": 0}
+    LEGACY: ClassVar[dict[str, Any]] = {"reapproach_retries": False}
     """Fields added after evaluation runs were made, with the value those runs had (their config.json
     lacks the field); `saved_chain` fills them in."""
 
@@ -56,13 +56,6 @@ class AgentConfig:
     """Step limit of a nav call (hab-reference: 300)."""
     reset_arm_steps: int = 50
     """Step limit of the reset-arm phase after each skill (hab-reference: 50)."""
-    nav_retreat_steps: int = 0
-    """Before a nav call, the base reverses straight out (at most this many steps; the scripted skills'
-    `retreat`, arm held at rest) while the resting arm or a held object is over a tall surface: the learned
-    nav turns in place there and swept placed objects off with the gripper (docs/results.md, seventeenth
-    session). Not a HAB phase; 0 (the default until it is measured in the chains) turns it off, as in
-    every run before 2026-11-28. Agents without a nav skill (NoNav) never run it: their base moves only by
-    their skills."""
     max_replans: int = 10
     """Replans the execution monitor may make per episode (HAB's TP-SRL runs its plan once; 3 before
     2026-11-24: with sampled retries, 10 raised every learned stage, docs/results.md)."""
@@ -277,10 +270,6 @@ class HierarchicalAgent:
         except (SkillCheckpointError, FileNotFoundError) as e:  # a plan needed a skill this agent lacks
             return SkillRecord(call.skill, str(call), 0, False, "no_skill", str(e)), {}
         env, b = ep.env, ep.env.backend
-        up = {h for h in ep.tracker.goals if b.object_pos(h)[2] >= FLOOR_Z}
-        before = {"held": b.held, "max_force": 0.0, "held_target": False}
-        if call.skill == "nav_to_obj" and not self._retreat(ep):  # before the nav sees its start
-            return SkillRecord(call.skill, str(call), 0, False), before
         spec = call_spec(ep.spec, call, b)
         if self.call_hook is not None:
             self.call_hook(env, ep.spec, call, spec)
@@ -292,7 +281,9 @@ class HierarchicalAgent:
             runner.deterministic = not (self.cfg.sample or retry)
         policy.reset(view)
         limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
+        before = {"held": b.held, "max_force": 0.0, "held_target": False}
         steps, done = 0, False
+        up = {h for h in ep.tracker.goals if b.object_pos(h)[2] >= FLOOR_Z}
         while steps < limit and not done:
             a = policy.act(view.observe(), view)
             _, _, _, _, info = env.step(full_action(view, a, full, held=b.held is not None))
@@ -317,19 +308,6 @@ class HierarchicalAgent:
                 ep.tracker.names, ep.replans, ep.steps,
             )  # fmt: skip
             ep.observer(ep.env, info)
-
-    def _retreat(self, ep: _Episode) -> bool:
-        """`nav_retreat_steps`: reverse out from over a tall surface before a nav; False when physics went
-        unstable."""
-        r = Robot(ep.env)
-        r.grip = 1.0 if ep.env.backend.held is not None else -1.0
-        for action in retreat(r, max_steps=self.cfg.nav_retreat_steps):
-            _, _, _, _, info = ep.env.step(action)
-            self._after_step(ep, "retreat")
-            if info.get("physics_unstable"):
-                ep.unstable = True
-                return False
-        return True
 
     def _reset_arm(self, ep: _Episode) -> None:
         """Return the arm to its resting joint pose (at most reset_arm_steps steps), keeping the grip."""

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import math
-from dataclasses import replace
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
-from evaluation.agent import AgentConfig, HierarchicalAgent, make_episode_env, saved_chain
+from evaluation.agent import AgentConfig, HierarchicalAgent, make_episode_env
 from evaluation.episodes import generate_episodes
 from evaluation.grounding import ground_episode
 from evaluation.policies import skill_sources
@@ -17,9 +13,6 @@ from evaluation.skillview import SkillView, call_spec, full_action, skill_env_co
 from planner import plan
 from skills.policy import ActionLayout
 from skills.registry import make_env
-from skills.scripted.clearance import arm_over_tall
-from tpsrl.sim.episode import RobotStart
-from tpsrl.sim.mujoco import layout as L
 
 
 @pytest.fixture(scope="module")
@@ -140,32 +133,3 @@ def test_a_retried_call_is_preceded_by_a_nav_to_its_entity(reapproach: bool):
         preceded = k > 0 and r.skills[k - 1].target == f"nav_to_obj({entity})"
         assert preceded == reapproach, (k, s.target, [t.target for t in r.skills[: k + 1]])
     assert retries >= 2
-
-
-@pytest.mark.parametrize("retreat_steps", [30, 0])
-def test_a_nav_call_first_backs_the_arm_out_from_over_a_tall_surface(retreat_steps: int):
-    """chain.nav_retreat_steps: the robot facing a counter 0.45 m from it (the resting arm over it)
-    reverses straight out before the learned nav turns there; 0 leaves it where it stands."""
-    spec = generate_episodes("tidy_house", 1, seed=0)[0]
-    counter = next(f for f in L.make_layout(spec.layout).furniture if f.kind == "counter")
-    x, y = counter.to_world(counter.spec.depth / 2 + 0.45, 0.0)
-    spec = replace(spec, robot=RobotStart(x, y, counter.yaw + math.pi))
-    env = make_episode_env()
-    env.reset(options={"episode": spec})
-    assert arm_over_tall(spec.layout, env.backend.base_pose)
-    cfg = AgentConfig(nav_retreat_steps=retreat_steps)
-    agent = HierarchicalAgent("tp_spa", skill_sources("tp_spa"), cfg)
-    phases: list[str] = []
-    agent._after_step = lambda ep, skill: phases.append(skill)
-    assert agent._retreat(SimpleNamespace(env=env, unstable=False))
-    bx, by, yaw = env.backend.base_pose
-    backed = (x - bx) * math.cos(yaw) + (y - by) * math.sin(yaw)  # metres moved backwards
-    if retreat_steps:
-        assert 0 < len(phases) <= retreat_steps and set(phases) == {"retreat"}
-        assert backed > 0.1 and not arm_over_tall(spec.layout, env.backend.base_pose)
-    else:
-        assert phases == [] and abs(backed) < 0.01
-
-
-def test_evaluation_runs_before_the_retreat_read_as_without_it():
-    assert saved_chain({"chain": {}}).nav_retreat_steps == 0
