@@ -4,8 +4,10 @@ layouts by default, with a 95% confidence interval on the success rate.
     python -m skills.evaluate runs/skills/pick/learn2 --episodes 200          # held-out layouts
     python -m skills.evaluate runs/skills/pick/learn2/checkpoints/update_000100.pt --json
     python -m skills.evaluate scripted:pick --episodes 50
+    python -m skills.evaluate runs/skills/place/new --against skills/checkpoints/place.pt --episodes 200
 
-Episodes are drawn from fixed seeds (`EVAL_SEED + k`), so two policies see the same episodes. A learned
+Episodes are drawn from fixed seeds (`EVAL_SEED + k`), so two policies see the same episodes;
+`--against B` evaluates B on them too and compares the two episode by episode (exact McNemar test). A learned
 policy acts deterministically (its mean action) unless `--stochastic`.
 """
 
@@ -34,6 +36,7 @@ from .scripted import make_scripted
 from .starts import bank_skill, load_bank
 
 EVAL_SEED = 1_000_000
+BOOLS = {"true": True, "false": False}
 
 
 class TaskFieldError(ValueError):
@@ -72,6 +75,20 @@ class SkillResult:
     sampled: bool = False
     """Actions sampled from the policy (seed + k per episode) rather than its mean."""
     seconds: float = 0.0
+    outcomes: list[bool] = field(default_factory=list)
+    """Success of each episode, in order (episode k drawn from seed + k)."""
+
+
+def mcnemar(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
+    """Two policies' outcomes on the same episodes -> (gained: episodes only `a` succeeded in, lost: only
+    `b`, the exact two-sided McNemar p-value: a binomial test of gained against gained + lost at 1/2)."""
+    if len(a) != len(b):
+        raise ValueError(f"outcomes of {len(a)} and {len(b)} episodes: a paired test needs the same episodes")
+    gained = sum(x and not y for x, y in zip(a, b, strict=True))
+    lost = sum(y and not x for x, y in zip(a, b, strict=True))
+    n = gained + lost
+    tail = sum(math.comb(n, i) for i in range(min(gained, lost) + 1)) / 2**n
+    return gained, lost, min(1.0, 2 * tail)
 
 
 def load(policy: str, sample: bool = False) -> tuple[SkillPolicy, dict[str, Any]]:
@@ -111,7 +128,7 @@ def evaluate(
             raise StartBankError(
                 f"episodes of {sorted(map(str, kinds))} given to a {skill_policy.skill!r} policy ({policy})"
             )
-    wins, steps, returns, causes = 0, [], [], Counter()
+    outcomes, steps, returns, causes = [], [], [], Counter()
     t0 = time.perf_counter()
     for k in range(episodes):
         given = None if specs is None else {"episode": specs[k]}
@@ -124,18 +141,30 @@ def evaluate(
             obs, reward, terminated, truncated, info = env.step(skill_policy.act(obs, env))
             total, n, done = total + float(reward), n + 1, terminated or truncated
         stats = info["episode_stats"]
-        wins += int(stats.get("success", 0.0) > 0.5)
+        outcomes.append(stats.get("success", 0.0) > 0.5)
         causes.update(k.split("/", 1)[1] for k, v in stats.items() if k.startswith("fail/") and v > 0.5)
         steps.append(n)
         returns.append(total)
     env.close()
+    wins = sum(outcomes)
     low, high = wilson_interval(wins, episodes)
     return SkillResult(
         skill=skill_policy.skill, policy=policy, split=split, episodes=episodes, success=wins / max(1, episodes),
         ci_low=low, ci_high=high, mean_steps=float(np.mean(steps)), mean_return=float(np.mean(returns)),
         failures=dict(causes), env_steps_trained=getattr(skill_policy, "env_steps_trained", None),
-        seconds=time.perf_counter() - t0, sampled=sample,
+        seconds=time.perf_counter() - t0, sampled=sample, outcomes=outcomes,
     )  # fmt: skip
+
+
+def field_value(text: str) -> Any:
+    """A `--set` value: true / false (any case, as Hydra writes them), else a Python literal, else the
+    text itself."""
+    if text.lower() in BOOLS:
+        return BOOLS[text.lower()]
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,6 +179,12 @@ def main(argv: list[str] | None = None) -> int:
         "--start-bank",
         help="a pick or place start bank (python -m evaluation.starts, python -m skills.starts) of the "
         "split: its episodes in order",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="POLICY",
+        help="a second policy of the same skill, evaluated on the same episodes: prints both and the "
+        "episodes each alone succeeded in, with the exact McNemar p-value",
     )
     parser.add_argument(
         "--set",
@@ -168,31 +203,44 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(
                 f"--set: {item!r} is not FIELD=VALUE of a task config field (not {EPISODE_SOURCE_FIELDS})"
             )
-        try:
-            overrides[field] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            overrides[field] = value
+        overrides[field] = field_value(value)
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
     try:
         specs = None if args.start_bank is None else load_bank(args.start_bank, args.split)
     except ValueError as e:
         parser.error(f"--start-bank: {e}")
-    try:
-        r = evaluate(
-            args.policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs, **overrides
-        )
-    except TaskFieldError as e:
-        parser.error(f"--set {e}")
-    except StartBankError as e:
-        parser.error(f"--start-bank: {e}")
+    results = []
+    for policy in (args.policy,) if args.against is None else (args.policy, args.against):
+        try:
+            results.append(
+                evaluate(
+                    policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs, **overrides
+                )
+            )
+        except TaskFieldError as e:
+            parser.error(f"--set {e}")
+        except StartBankError as e:
+            parser.error(f"--start-bank: {e}")
+        if results[-1].skill != results[0].skill:
+            parser.error(
+                f"--against: {policy} is a {results[-1].skill} policy, {args.policy} a {results[0].skill}"
+            )
     where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
     where += "".join(f", {k}={v}" for k, v in overrides.items())
-    print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
-          f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
-          f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps")  # fmt: skip
+    for r in results:
+        print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
+              f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
+              f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps")  # fmt: skip
+    out = asdict(results[0])
+    if args.against is not None:
+        a, b = results
+        gained, lost, p = mcnemar(a.outcomes, b.outcomes)
+        print(f"paired over the same {a.episodes} episodes: {a.policy} alone succeeded in {gained}, "
+              f"{b.policy} alone in {lost}; exact McNemar p = {p:.3f}")  # fmt: skip
+        out.update(against=asdict(b), gained=gained, lost=lost, mcnemar_p=p)
     if args.json:
-        print(json.dumps(asdict(r)))
+        print(json.dumps(out))
     return 0
 
 

@@ -134,6 +134,37 @@ def test_evaluate_cli_sets_task_fields(pick_run: Path, capsys: pytest.CaptureFix
         assert "--set" in capsys.readouterr().err
 
 
+def test_evaluate_against_compares_the_same_episodes(
+    pick_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skills.evaluate import main
+
+    assert main([str(pick_run), "--episodes", "2", "--json", "--against", "scripted:pick"]) == 0
+    out = capsys.readouterr().out
+    record = json.loads(out.strip().splitlines()[-1])
+    a, b = record["outcomes"], record["against"]["outcomes"]
+    assert len(a) == len(b) == 2 and record["against"]["policy"] == "scripted:pick"
+    assert record["gained"] == sum(x and not y for x, y in zip(a, b, strict=True)) and "McNemar" in out
+    with pytest.raises(SystemExit):
+        main([str(pick_run), "--episodes", "1", "--against", "scripted:place"])
+    assert "--against" in capsys.readouterr().err
+
+
+def test_mcnemar_and_set_values() -> None:
+    from skills.evaluate import field_value, mcnemar
+
+    assert mcnemar([True] * 12 + [False] * 4, [False] * 12 + [True] * 4) == (
+        12,
+        4,
+        pytest.approx(0.0768, abs=1e-4),
+    )
+    assert mcnemar([True, False], [True, False]) == (0, 0, 1.0)
+    with pytest.raises(ValueError, match="same episodes"):
+        mcnemar([True], [True, False])
+    assert field_value("false") is False and field_value("True") is True and field_value("0.05") == 0.05
+    assert field_value("docs/x.json") == "docs/x.json"
+
+
 def test_ship_names_by_base_movement_and_never_overwrites(pick_run: Path, tmp_path: Path) -> None:
     from skills.ship import ShipError, main, ship, training_curve
 
