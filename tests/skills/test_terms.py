@@ -145,6 +145,25 @@ def test_place_ends_when_the_released_object_rests_off_its_goal() -> None:
     assert not legacy[-1][0] and legacy[-1][1] < 0.3
 
 
+def test_pick_arm_out_penalty_applies_only_far_from_the_object() -> None:
+    def arm_out(**config: float) -> list[float]:
+        env = make_env("pick", seed=0, arm_out_penalty=0.05, **config)
+        env.reset(options={"episode": _episode(env)})
+        out = []
+        for _ in range(30):  # the arm swings out of its rest pose (beyond rest_tol after 20 steps)
+            _, _, term, _, info = env.step(_act(env, arm_action=1.0, grip_action=-1.0))
+            out.append(info["reward_terms"].get("arm_out", 0.0))
+            if term:
+                break
+        return out
+
+    far = arm_out(arm_out_dist=0.0)  # the base is always farther than 0 m from the object
+    assert far[0] == 0.0 and min(far) < 0.0  # at rest first, then a penalty once the EE is out
+    assert set(arm_out(arm_out_dist=100.0)) == {0.0}
+    with pytest.raises(ValueError, match="skill.arm_out_penalty"):
+        make_env("pick", arm_out_penalty=-1.0)
+
+
 def test_open_drawer_right_and_wrong_handle() -> None:
     env = make_env("open_drawer", seed=0)
     spec = _episode(env)
