@@ -137,11 +137,11 @@ def test_place_success_needs_the_object_at_rest() -> None:
 
 def test_place_ends_when_the_released_object_rests_off_its_goal() -> None:
     # Released at its goal, it falls about 1 m and rests there: outside goal_tol 0.6, inside 2 x goal_tol.
-    rested = _release_in_the_air(0.6)
+    rested = _release_in_the_air(0.6, settled_away=True)
     stats, z = rested[-1]
     assert stats["fail/settled_away"] == 1.0 and stats["success"] == 0.0 and z < 0.3
     assert stats["return/place"] == 0.0 and stats["return/drop"] == -0.5  # the place reward taken back
-    legacy = _release_in_the_air(0.6, settled_away=False)  # runs on: no failure, no success
+    legacy = _release_in_the_air(0.6)  # off by default: runs on, no failure, no success
     assert not legacy[-1][0] and legacy[-1][1] < 0.3
 
 
