@@ -54,9 +54,10 @@ class PlaceConfig(BankedConfig):
     leaves 2 x goal_tol of its goal after a release ends the episode (cause "moved_off", drop penalty).
     0: HAB's rule (success the step the EE reaches rest, the object possibly still sliding)."""
     settled_away: bool = False
-    """Off by default (the shipped place's recipe). With settle_speed > 0: an object released within goal_tol that comes to rest (slower than
-    settle_speed over a free step) at goal_tol or more from its goal ends the episode (cause
-    "settled_away"), and that and "moved_off" cost the drop penalty and take back the place reward.
+    """Off by default (the shipped place's recipe). With settle_speed > 0: an object released within
+    goal_tol that comes to rest (slower than settle_speed over a free step) at goal_tol or more from its
+    goal ends the episode (cause "settled_away"), and that and "moved_off" cost the drop penalty and take
+    back the place reward.
     Without it such an episode ran on to its timeout with the place reward kept: 14 of the shipped
     place's 34 held-out timeouts (200 episodes) had let go within goal_tol, then the object slid or was
     pushed 0.16-0.29 m from its goal. A fine-tune under it halved those timeouts but released away more:
