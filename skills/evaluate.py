@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import math
 import time
@@ -77,6 +78,8 @@ class SkillResult:
     seconds: float = 0.0
     outcomes: list[bool] = field(default_factory=list)
     """Success of each episode, in order (episode k drawn from seed + k)."""
+    episode_set: str = ""
+    """A digest of the episodes' specs: two results with the same one ran the same episodes."""
 
 
 def mcnemar(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
@@ -128,11 +131,12 @@ def evaluate(
             raise StartBankError(
                 f"episodes of {sorted(map(str, kinds))} given to a {skill_policy.skill!r} policy ({policy})"
             )
-    outcomes, steps, returns, causes = [], [], [], Counter()
+    outcomes, steps, returns, causes, digest = [], [], [], Counter(), hashlib.sha1()
     t0 = time.perf_counter()
     for k in range(episodes):
         given = None if specs is None else {"episode": specs[k]}
         obs, _ = env.reset(seed=seed + k, options=given)
+        digest.update(json.dumps(env.backend.spec.to_dict(), sort_keys=True).encode())
         skill_policy.reset(env)
         if sample:
             torch.manual_seed(seed + k)
@@ -153,6 +157,7 @@ def evaluate(
         ci_low=low, ci_high=high, mean_steps=float(np.mean(steps)), mean_return=float(np.mean(returns)),
         failures=dict(causes), env_steps_trained=getattr(skill_policy, "env_steps_trained", None),
         seconds=time.perf_counter() - t0, sampled=sample, outcomes=outcomes,
+        episode_set=digest.hexdigest()[:16],
     )  # fmt: skip
 
 
@@ -226,6 +231,14 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(
                 f"--against: {policy} is a {results[-1].skill} policy, {args.policy} a {results[0].skill}"
             )
+    if args.against is not None and results[0].episode_set != results[1].episode_set:
+        fields_a, fields_b = load(args.policy)[1], load(args.against)[1]
+        differ = {k: (fields_a.get(k), fields_b.get(k)) for k in fields_a.keys() | fields_b.keys()
+                  if fields_a.get(k) != fields_b.get(k)}  # fmt: skip
+        parser.error(
+            f"--against: {args.policy} and {args.against} drew different episodes from their own task "
+            f"settings (differing: {differ}); give both the same with --set FIELD=VALUE"
+        )
     where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
     where += "".join(f", {k}={v}" for k, v in overrides.items())
     for r in results:

@@ -139,7 +139,9 @@ def test_evaluate_against_compares_the_same_episodes(
 ) -> None:
     from skills.evaluate import main
 
-    assert main([str(pick_run), "--episodes", "2", "--json", "--against", "scripted:pick"]) == 0
+    # the run's preset spawns near furniture half the time, 0.32 m clear; the scripted pick's task: 0, 0.4 m
+    aligned = ["--set", "near_furniture_prob=0.5", "--set", "spawn_clearance=0.32"]
+    assert main([str(pick_run), "--episodes", "2", "--json", "--against", "scripted:pick", *aligned]) == 0
     out = capsys.readouterr().out
     record = json.loads(out.strip().splitlines()[-1])
     a, b = record["outcomes"], record["against"]["outcomes"]
@@ -148,6 +150,20 @@ def test_evaluate_against_compares_the_same_episodes(
     with pytest.raises(SystemExit):
         main([str(pick_run), "--episodes", "1", "--against", "scripted:place"])
     assert "--against" in capsys.readouterr().err
+
+
+def test_evaluate_against_refuses_policies_that_drew_other_episodes(
+    pick_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skills.evaluate import main
+
+    same = evaluate("scripted:pick", 2, spawn_max_dist=2.0).episode_set
+    assert same == evaluate("scripted:pick", 2, spawn_max_dist=2.0).episode_set
+    assert same != evaluate("scripted:pick", 2, spawn_max_dist=4.0).episode_set
+    with pytest.raises(SystemExit):  # the same seeds, but each task spawns the robot its own way
+        main([str(pick_run), "--episodes", "1", "--against", "scripted:pick"])
+    err = capsys.readouterr().err
+    assert "drew different episodes" in err and "near_furniture_prob" in err
 
 
 def test_mcnemar_and_set_values() -> None:
