@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from evaluation.metrics import EpisodeResult
+from evaluation.run import finished_results
 from skills.evaluate import mcnemar, wilson_interval
 
 
@@ -23,50 +25,40 @@ class CompareError(ValueError):
     """Run directories that cannot be compared (missing results, other scenarios, no common episodes)."""
 
 
-def read_results(run_dir: str | Path) -> dict[int, dict[str, Any]]:
-    """A run's finished episodes by index (a truncated last line of a run cut off is skipped)."""
-    path = Path(run_dir) / "results.jsonl"
-    if not path.is_file():
+def _read(run_dir: str | Path) -> dict[int, EpisodeResult]:
+    if not (Path(run_dir) / "results.jsonl").is_file():
         raise CompareError(f"{run_dir}: no results.jsonl (not a tpsrl-eval run directory?)")
-    out = {}
-    for line in path.read_text().splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        out[int(record["index"])] = record
-    return out
+    return finished_results(Path(run_dir))
 
 
-def _side(records: list[dict[str, Any]]) -> dict[str, Any]:
+def _side(records: list[EpisodeResult]) -> dict[str, Any]:
     n = len(records)
-    full = sum(bool(r["full_success"]) for r in records)
-    names = records[0]["stage_names"]
+    full = sum(r.full_success for r in records)
     low, high = wilson_interval(full, n)
-    failures = Counter(f"{r['failed_skill']}/{r['failure']}" for r in records if not r["full_success"])
+    failures = Counter(f"{r.failed_skill}/{r.failure}" for r in records if not r.full_success)
     return {
         "full_success": full / n,
         "ci": [low, high],
-        "stages": {s: sum(bool(r["stage_success"][i]) for r in records) / n for i, s in enumerate(names)},
+        "stages": {
+            s: sum(r.stage_success[i] for r in records) / n for i, s in enumerate(records[0].stage_names)
+        },
         "failures": dict(failures.most_common(5)),
     }
 
 
 def compare(a_dir: str | Path, b_dir: str | Path) -> dict[str, Any]:
     """The paired comparison of two run directories (see the module's doc)."""
-    a, b = read_results(a_dir), read_results(b_dir)
+    a, b = _read(a_dir), _read(b_dir)
     common = sorted(set(a) & set(b))
     if not common:
         raise CompareError(f"{a_dir} and {b_dir} have no finished episode in common")
-    ids = {(a[i]["episode_id"], b[i]["episode_id"]) for i in common}
+    ids = {(a[i].episode_id, b[i].episode_id) for i in common}
     differ = [pair for pair in ids if pair[0] != pair[1]]
     if differ:
         raise CompareError(
             f"episode {differ[0][0]!r} of {a_dir} is {differ[0][1]!r} in {b_dir}: another episode set"
         )
-    gained, lost, p = mcnemar(
-        [bool(a[i]["full_success"]) for i in common], [bool(b[i]["full_success"]) for i in common]
-    )
+    gained, lost, p = mcnemar([a[i].full_success for i in common], [b[i].full_success for i in common])
     return {
         "episodes": len(common),
         "a": {"run": str(a_dir), **_side([a[i] for i in common])},

@@ -159,8 +159,8 @@ def _episodes(cfg: EvalConfig, run_dir: Path) -> list[EpisodeSpec]:
     return eps[: cfg.episodes]
 
 
-def _finished(run_dir: Path) -> dict[int, EpisodeResult]:
-    """Results already in the run directory (a torn last line from a kill is ignored)."""
+def finished_results(run_dir: Path) -> dict[int, EpisodeResult]:
+    """Results already in the run directory, by episode index (a torn last line from a kill is ignored)."""
     path = run_dir / "results.jsonl"
     out: dict[int, EpisodeResult] = {}
     if path.exists():
@@ -219,7 +219,7 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     run_dir = run_directory(cfg)
     worker_cfg = replace(cfg, chain=replace(cfg.chain, depth=depth))  # the run dir records what was asked
     episodes = _episodes(cfg, run_dir)
-    finished = _finished(run_dir)
+    finished = finished_results(run_dir)
     todo = [(i, s) for i, s in enumerate(episodes) if i not in finished]
     procs = cfg.processes or os.cpu_count() or 1
     progress = _Progress(len(episodes), list(finished.values()), cfg.progress)

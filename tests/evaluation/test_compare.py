@@ -8,21 +8,31 @@ from pathlib import Path
 import pytest
 
 from evaluation.compare import CompareError, compare, main
+from evaluation.metrics import EpisodeResult
 
 
 def _run(path: Path, outcomes: list[bool], prefix: str = "tidy_house-0") -> Path:
     path.mkdir()
     lines = [
         json.dumps(
-            {
-                "index": i,
-                "episode_id": f"{prefix}-{i:04d}",
-                "full_success": ok,
-                "stage_names": ["pick_1", "place_1"],
-                "stage_success": [True, ok],
-                "failed_skill": None if ok else "place",
-                "failure": None if ok else "timeout",
-            }
+            EpisodeResult(
+                index=i,
+                episode_id=f"{prefix}-{i:04d}",
+                layout=0,
+                scenario="tidy_house",
+                agent="tp_srl",
+                full_success=ok,
+                goal_reached=ok,
+                stopped=ok,
+                steps=10,
+                stage_names=["pick_1", "place_1"],
+                stage_success=[True, ok],
+                stage_steps={},
+                plan_length=4,
+                replans=0,
+                failed_skill=None if ok else "place",
+                failure=None if ok else "timeout",
+            ).to_dict()
         )  # fmt: skip
         for i, ok in enumerate(outcomes)
     ]
