@@ -215,8 +215,15 @@ def main(argv: list[str] | None = None) -> int:
         specs = None if args.start_bank is None else load_bank(args.start_bank, args.split)
     except ValueError as e:
         parser.error(f"--start-bank: {e}")
+    policies = (args.policy,) if args.against is None else (args.policy, args.against)
+    if args.against is not None:
+        (a_policy, a_fields), (b_policy, b_fields) = load(args.policy), load(args.against)
+        if a_policy.skill != b_policy.skill:
+            parser.error(
+                f"--against: {args.against} is a {b_policy.skill} policy, {args.policy} a {a_policy.skill}"
+            )
     results = []
-    for policy in (args.policy,) if args.against is None else (args.policy, args.against):
+    for policy in policies:
         try:
             results.append(
                 evaluate(
@@ -227,14 +234,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--set {e}")
         except StartBankError as e:
             parser.error(f"--start-bank: {e}")
-        if results[-1].skill != results[0].skill:
-            parser.error(
-                f"--against: {policy} is a {results[-1].skill} policy, {args.policy} a {results[0].skill}"
-            )
     if args.against is not None and results[0].episode_set != results[1].episode_set:
-        fields_a, fields_b = load(args.policy)[1], load(args.against)[1]
-        differ = {k: (fields_a.get(k), fields_b.get(k)) for k in fields_a.keys() | fields_b.keys()
-                  if fields_a.get(k) != fields_b.get(k)}  # fmt: skip
+        differ = {k: (a_fields.get(k), b_fields.get(k)) for k in a_fields.keys() | b_fields.keys()
+                  if a_fields.get(k) != b_fields.get(k)}  # fmt: skip
         parser.error(
             f"--against: {args.policy} and {args.against} drew different episodes from their own task "
             f"settings (differing: {differ}); give both the same with --set FIELD=VALUE"
