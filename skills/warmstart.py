@@ -30,7 +30,9 @@ shortest path to the goal) to the observations, its input weights 0, so the writ
 source did until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into
 furniture (mostly a table's footprint, driving straight at a goal behind it) for the rest of the
 episode: an MLP has no memory and its other observations stop changing when the base is blocked, so its
-mean action repeats forever. Any skill with base movement, nav included; MLP policies only.
+mean action repeats forever. Any skill with base movement, nav included; MLP and LSTM policies (the
+shipped pick is an LSTM: with the path compass it can find its way to an object behind a wall, which
+its straight-line object sensor cannot show it; docs/results.md, nineteenth session).
 
 `--rename-sensor OLD:NEW` keeps everything and reads the sensor NEW (same shape) where the policy read
 OLD, with OLD's normaliser statistics and weights: the shipped nav is the nav trained on `joint` reading
@@ -247,9 +249,10 @@ SENSOR_FIELDS = {"base_odometry": "odometry", "goal_path_compass": "path_compass
 
 
 def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
-    """Writes the policy of `source` (an MLP skill with base movement) with `sensor` (a key of
+    """Writes the policy of `source` (an MLP or LSTM skill with base movement) with `sensor` (a key of
     `SENSOR_FIELDS`) added to its observations; the first layers' weights on it start at 0, so it acts and
-    values as the source."""
+    values as the source. An LSTM reads the encoder's features (and the previous action), whose width does
+    not change: only the encoder's first layer gains columns."""
     out = Path(out)
     if sensor not in SENSOR_FIELDS:
         raise WarmStartError(f"--add-sensor {sensor!r}; accepted: {' | '.join(SENSOR_FIELDS)}")
@@ -257,7 +260,7 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     field = SENSOR_FIELDS[sensor]
     if fields.get(field):
         raise WarmStartError(f"{source}: already observes {sensor}")
-    pcfg = _mlp_policy(data, source, "--add-sensor")
+    pcfg = PolicyConfig(**data["config"]["policy"])
     plus = {**fields, field: True}
     if fields.get("observations"):  # an explicit list (a renamed or dropped sensor): the field adds nothing
         plus["observations"] = [*fields["observations"], sensor]

@@ -116,13 +116,20 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("skill", "sensor", "field"),
-    [("nav_to_obj", "base_odometry", "odometry"), ("pick", "goal_path_compass", "path_compass")],
+    [
+        ("nav_to_obj", "base_odometry", "odometry"),
+        ("pick", "goal_path_compass", "path_compass"),
+        ("pick_lstm", "goal_path_compass", "path_compass"),
+    ],
 )
 def test_with_sensor_acts_as_the_source_until_trained(
     tmp_path: Path, skill: str, sensor: str, field: str
 ) -> None:
-    # pick ships as an LSTM since 2026-11-26 (--add-sensor takes MLPs): an MLP pick run's checkpoint
-    source = CHECKPOINT_DIR / "nav_to_obj.pt" if skill == "nav_to_obj" else MLP_PICK
+    # an MLP pick run's checkpoint, and the shipped pick (an LSTM since 2026-11-26)
+    source = {"nav_to_obj": CHECKPOINT_DIR / "nav_to_obj.pt", "pick": MLP_PICK}.get(
+        skill, CHECKPOINT_DIR / "pick.pt"
+    )
+    skill = skill.removesuffix("_lstm")
     out = with_sensor(source, tmp_path / "plus.pt", sensor)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
@@ -134,7 +141,9 @@ def test_with_sensor_acts_as_the_source_until_trained(
     start = sum(obs_space[k]["shape"][0] for k in keys[: keys.index(sensor)])
     width = obs_space[sensor]["shape"][0]
     source_model = checkpoint.read(source)["model"]
-    for body in ("actor_body", "critic_body"):
+    bodies = [b for b in ("actor_body", "critic_body") if f"{b}.encoder.mlp.0.weight" in source_model]
+    assert bodies[0] == "actor_body"  # (the LSTM has one trunk: no critic_body)
+    for body in bodies:
         w = data["model"][f"{body}.encoder.mlp.0.weight"]
         assert torch.all(w[:, start : start + width] == 0)
         kept = torch.cat([w[:, :start], w[:, start + width :]], dim=1)
