@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parents[2]
         ("ppo", "entropy_coef_init", 2.0, "within"),
         ("ppo", "lr_schedule", "linear", "cosine | constant"),
         ("ppo", "lr_decay_start", 1.0, "0 <= fraction < 1"),
+        ("ppo", "obs_stats_until", -1, "an integer >= 0"),
         ("policy", "image_encoder", "vit", "cnn | resnet18"),
         ("run", "wandb", "maybe", "offline | online | disabled"),
     ],

@@ -210,3 +210,17 @@ def test_init_action_mean_sets_the_initial_mean() -> None:
         ActorCritic(
             space(), 3, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, init_action_mean=[1.0])
         )
+
+
+def test_obs_stats_stop_at_their_count() -> None:
+    """`update_obs_stats(obs, until)`: a sensor holding `until` samples keeps its statistics, one holding
+    fewer (a sensor added to a trained policy) still gathers its own; until=0 always updates."""
+    pol = ActorCritic(space(), 3, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8))
+    pol.update_obs_stats(_obs(64))
+    pol.obs_norm["is_holding"].count.fill_(0.0)  # as if added after the others were trained
+    joint = pol.obs_norm["joint"].mean.clone()
+    pol.update_obs_stats({k: 5 * v + 3 for k, v in _obs(64).items()}, until=64)
+    assert torch.equal(pol.obs_norm["joint"].mean, joint) and pol.obs_norm["joint"].count == 64
+    assert pol.obs_norm["is_holding"].count == 64 and pol.obs_norm["is_holding"].mean.item() > 2.0
+    pol.update_obs_stats({k: 5 * v + 3 for k, v in _obs(64).items()})  # until=0: every sensor moves
+    assert not torch.equal(pol.obs_norm["joint"].mean, joint) and pol.obs_norm["joint"].count == 128

@@ -122,6 +122,9 @@ def validate(cfg: TrainConfig) -> None:
     _check(p.lr_schedule in LR_SCHEDULES, "ppo.lr_schedule", p.lr_schedule, " | ".join(LR_SCHEDULES))
     _check(0 <= p.lr_decay_start < 1, "ppo.lr_decay_start", p.lr_decay_start, "0 <= fraction < 1")
     _check(p.epochs >= 1, "ppo.epochs", p.epochs, "an integer >= 1")
+    _check(
+        p.obs_stats_until >= 0, "ppo.obs_stats_until", p.obs_stats_until, "an integer >= 0 (0: never stop)"
+    )
     steps = e.rollout_steps * e.num_envs
     _check(
         p.num_minibatches >= 1 and steps % p.num_minibatches == 0,

@@ -296,10 +296,12 @@ class ActorCritic(nn.Module):
         return out
 
     @torch.no_grad()
-    def update_obs_stats(self, obs: dict[str, Tensor]) -> None:
-        """Adds `{key: [S, *shape]}` observations to the running statistics."""
+    def update_obs_stats(self, obs: dict[str, Tensor], until: int = 0) -> None:
+        """Adds `{key: [S, *shape]}` observations to the running statistics; with `until` > 0, only to
+        those of sensors holding fewer than `until` samples (the others stay as they are)."""
         for k, norm in self.obs_norm.items():
-            norm.update(obs[k].float())
+            if until <= 0 or norm.count < until:
+                norm.update(obs[k].float())
 
     def _value_out(self, normalized: Tensor) -> Tensor:
         return normalized if self.value_norm is None else self.value_norm.denormalize(normalized)

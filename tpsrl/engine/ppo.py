@@ -66,6 +66,14 @@ class PPOConfig:
     """Upper bound of alpha (paper: 1.0)."""
     entropy_coef_lr: float = 0.01
     """Step size of the log-alpha update, once per minibatch."""
+    obs_stats_until: int = 0
+    """A sensor's observation statistics (the policy's input normaliser) stop moving once they hold this
+    many samples; 0: they never stop. For fine-tunes on other episodes (`run.init_from`): a source
+    trained for 5M steps holds 5M samples and keeps its statistics, while a sensor added to it
+    (`skills.warmstart --add-sensor`) gathers its own up to this count. Without it the pick fine-tuned
+    from starts up to 8 m away saw its object-position input's variance rise 0.08 -> 0.31 and its joints'
+    1.5-2x in 0.5M steps, every input of the trained network shrunk by 0.5-0.8 (docs/results.md,
+    nineteenth session)."""
 
 
 class LearningDiverged(RuntimeError):
@@ -247,7 +255,8 @@ class PPO:
             if stopped:
                 break
         # Observation statistics move after learning, so the ratios above compare the same inputs.
-        self.policy.update_obs_stats({k: x[rollout.slots] for k, x in rollout.buffer.obs.items()})
+        self.policy.update_obs_stats({k: x[rollout.slots] for k, x in rollout.buffer.obs.items()},
+                                     cfg.obs_stats_until)  # fmt: skip
         out: dict[str, float] = {}
         if logged:
             means = torch.stack([torch.stack(list(row.values())) for row in logged]).double().mean(0).tolist()
