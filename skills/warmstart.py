@@ -22,7 +22,8 @@ start at 0, so the written policy acts and values exactly as the source did unti
 to use depth. Why: the state-only place, started by the chain next to furniture, drove its base into the
 furniture and stayed there with the object 0.4-0.7 m short of a goal deep on the surface (its mean
 action for that relative goal position is the one that worked where nothing was in the way); with
-state alone it cannot tell the two apart. MLP policies only (an LSTM's input would change too).
+state alone it cannot tell the two apart. MLP and LSTM policies (an LSTM's first layer gains the
+zero columns: the heads read the LSTM).
 
 `--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
 `base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
@@ -217,8 +218,6 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
     if image_encoder not in IMAGE_ENCODERS:
         raise WarmStartError(f"--image-encoder {image_encoder!r}; accepted: {' | '.join(IMAGE_ENCODERS)}")
     pcfg = PolicyConfig(**{**data["config"]["policy"], "image_encoder": image_encoder})
-    if pcfg.kind != "mlp":
-        raise WarmStartError(f"{source}: policy.kind {pcfg.kind!r}; --add-depth takes MLP policies")
     _, obs_space, action_space = _spaces(skill, {**fields, "depth": depth})
     with torch.random.fork_rng():  # a seeded encoder, the caller's RNG untouched
         torch.manual_seed(0)
@@ -228,8 +227,12 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
         src = old.get(key)
         if src is not None and src.shape == new.shape:
             model[key] = src.clone()
-        elif key in ("actor.weight", "critic.weight") and src is not None and src.shape[0] == new.shape[0]:
-            # features are [image features..., vector features]: the source's go last, the new start at 0
+        elif (key in ("actor.weight", "critic.weight") or key.endswith(".core.lstm.weight_ih_l0")) and (
+            src is not None and src.shape[0] == new.shape[0]
+        ):
+            # the encoder's features are [image features..., vector features], which the heads of an MLP
+            # read (an LSTM's first layer: then the previous action): the source's columns go last, the
+            # new start at 0
             model[key] = torch.zeros_like(new)
             model[key][:, new.shape[1] - src.shape[1] :] = src
         elif src is None and ".images." in key:

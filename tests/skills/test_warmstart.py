@@ -85,16 +85,19 @@ def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
     assert main(["--hold-grip", str(CHECKPOINT_DIR / "nav_to_obj.pt"), str(tmp_path / "n.pt")]) == 2
 
 
-def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path) -> None:
-    out = with_depth(CHECKPOINT_DIR / "place.pt", tmp_path / "place_d16.pt", 16)
+@pytest.mark.parametrize("skill", ["place", "pick"])  # the shipped place is an MLP, the shipped pick an LSTM
+def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path, skill: str) -> None:
+    out = with_depth(CHECKPOINT_DIR / f"{skill}.pt", tmp_path / f"{skill}_d16.pt", 16)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"]["depth"] == 16 and data["config"]["policy"]["image_encoder"] == "flat"
     assert data["spaces"]["observation"]["dict"]["head_depth"]["shape"] == [16, 16, 1]
-    assert torch.all(data["model"]["actor.weight"][:, :256] == 0)  # the heads ignore the new features
-    source, deep = load_skill_policy(CHECKPOINT_DIR / "place.pt"), load_skill_policy(out)
+    # what reads the encoder's features ignores the new ones: an MLP's heads, an LSTM's first layer
+    first = "actor_body.core.lstm.weight_ih_l0" if skill == "pick" else "actor.weight"
+    assert torch.all(data["model"][first][:, :256] == 0)
+    source, deep = load_skill_policy(CHECKPOINT_DIR / f"{skill}.pt"), load_skill_policy(out)
     fields = {k: v for k, v in asdict(source.config).items() if k not in (*EPISODE_SOURCE_FIELDS, "depth")}
-    plain = make_env("place", **fields, split="heldout")
-    seeing = make_env("place", **fields, split="heldout", depth=16)
+    plain = make_env(skill, **fields, split="heldout")
+    seeing = make_env(skill, **fields, split="heldout", depth=16)
     obs_p, _ = plain.reset(seed=3)
     obs_s, _ = seeing.reset(seed=3)
     source.reset(plain)
