@@ -72,8 +72,8 @@ class PPOConfig:
     trained for 5M steps holds 5M samples and keeps its statistics, while a sensor added to it
     (`skills.warmstart --add-sensor`) gathers its own up to this count. Without it the pick fine-tuned
     from starts up to 8 m away saw its object-position input's variance rise 0.08 -> 0.31 and its joints'
-    1.5-2x in 0.5M steps, every input of the trained network shrunk by 0.5-0.8 (docs/results.md,
-    nineteenth session)."""
+    up to 2x in 0.5M steps: the trained network read its object sensor scaled by 0.5-0.7. (Stopping them
+    did not make that fine-tune pick more from far: docs/results.md, nineteenth session.)"""
 
 
 class LearningDiverged(RuntimeError):
