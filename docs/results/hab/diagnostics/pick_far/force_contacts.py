@@ -15,9 +15,8 @@ from collections import Counter
 
 import mujoco
 import numpy as np
+from pick_far import far_episodes  # the same episodes, run the same way (this folder is on sys.path)
 
-from skills.evaluate import EVAL_SEED, load
-from skills.registry import make_env
 from skills.terms import ee_rest_dist
 
 
@@ -40,20 +39,11 @@ def arm_contacts(b) -> Counter:
 
 
 def main(policy: str, episodes: int, max_dist: float) -> None:
-    p, fields = load(policy)
-    env = make_env(p.skill, **{**fields, "split": "heldout", "spawn_max_dist": max_dist})
     tally = Counter()
-    for k in range(episodes):
-        obs, _ = env.reset(seed=EVAL_SEED + k)
-        p.reset(env)
-        b, target = env.backend, env.task.target
-        steps, done = 0, False
-        while not done:
-            obs, _, term, trunc, info = env.step(p.act(obs, env))
-            steps, done = steps + 1, term or trunc
-        stats = info["episode_stats"]
-        if stats.get("fail/force", 0.0) < 0.5:
+    for k, env, _, cause, steps, _, _ in far_episodes(policy, episodes, max_dist):
+        if cause != "force":
             continue
+        b, target = env.backend, env.task.target
         top = arm_contacts(b).most_common(3)
         obj = b.object_pos(target)
         row = {

@@ -10,6 +10,8 @@ out of its rest pose while driving). A last line sums them up.
 
 import json
 import sys
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -18,25 +20,44 @@ from skills.registry import make_env
 from skills.terms import ee_rest_dist
 
 
-def main(policy: str, episodes: int, max_dist: float) -> None:
+class Episode(NamedTuple):
+    k: int
+    env: Any
+    success: bool
+    cause: str | None
+    steps: int
+    obj0: np.ndarray  # the object's start position
+    base0: np.ndarray  # the base's start position (x, y)
+
+
+def far_episodes(policy: str, episodes: int, max_dist: float) -> Iterator[Episode]:
+    """Runs `policy` on its task's held-out episodes `EVAL_SEED + k` with spawns up to `max_dist` m away,
+    yielding each at its end (the env still holds its last state)."""
     p, fields = load(policy)
     env = make_env(p.skill, **{**fields, "split": "heldout", "spawn_max_dist": max_dist})
-    rows = []
     for k in range(episodes):
         obs, _ = env.reset(seed=EVAL_SEED + k)
         p.reset(env)
-        b, target = env.backend, env.task.target
-        obj0, base0 = b.object_pos(target), np.array(b.base_pose[:2])
+        b = env.backend
+        obj0, base0 = b.object_pos(env.task.target), np.array(b.base_pose[:2])
         steps, done = 0, False
         while not done:
             obs, _, term, trunc, info = env.step(p.act(obs, env))
             steps, done = steps + 1, term or trunc
         stats = info["episode_stats"]
+        cause = next((c[5:] for c, v in stats.items() if c.startswith("fail/") and v > 0.5), None)
+        yield Episode(k, env, stats["success"] > 0.5, cause, steps, obj0, base0)
+
+
+def main(policy: str, episodes: int, max_dist: float) -> None:
+    rows = []
+    for k, env, success, cause, steps, obj0, base0 in far_episodes(policy, episodes, max_dist):
+        b, target = env.backend, env.task.target
         obj, base = b.object_pos(target), np.array(b.base_pose[:2])
         row = {
             "k": k,
-            "success": stats["success"] > 0.5,
-            "cause": next((c[5:] for c, v in stats.items() if c.startswith("fail/") and v > 0.5), None),
+            "success": success,
+            "cause": cause,
             "steps": steps,
             "start_dist": round(float(np.hypot(*(obj0[:2] - base0))), 2),
             "end_base_obj": round(float(np.hypot(*(obj[:2] - base))), 2),
