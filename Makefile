@@ -33,9 +33,10 @@ bench: $(BIN)/activate
 # learns from habitat-lab's starts (any heading, half of them near furniture) in one run, and is shipped
 # reading joint_sway where it was trained on joint (the same network; docs/skills.md). No-base
 # skills start within 1.0 m of their target (HAB: 2.0 m; from 2.0 m the object was out of the arm's
-# reach in about 2/3 of the spawns). The no-base pick as shipped: 1M steps from scratch (it learns to
-# reach and grasp, then lets go at once), its grip output set to hold (skills.warmstart --hold-grip),
-# then 3M more steps from there (run.init_from); the no-base place: 3M steps from scratch. Place then
+# reach in about 2/3 of the spawns). The no-base pick as shipped (twentieth session, an LSTM as the pick):
+# the pick preset without base movement for 2,746,368 steps (1341 updates at the preset's constant rate;
+# the run was stopped there), then 1.0M more at that rate decayed to 0 by a cosine, seed 2; the no-base
+# place: 3M steps from scratch. Place then
 # follows the shipped place's lineage (docs/results.md, eleventh and twelfth sessions): trained from
 # scratch under HAB's place rule, fine-tuned for 1.5M steps with half its episodes starting where the
 # trained nav stops (skills.starts, skill.start_bank), then 1.5M steps under the gentle-place rule (the
@@ -48,8 +49,6 @@ bench: $(BIN)/activate
 # decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2. The pick as shipped (fifteenth session, an LSTM):
 # its preset's 4.0M steps, then 1.0M more at the preset's rate decayed to 0 by a cosine, seed 2.
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
-# The pick preset trains an LSTM since 2026-11-26; the no-base pick as shipped is the MLP of the presets before.
-PICK_MLP := policy=mlp policy.mlp_hidden=128 ppo.epochs=10 ppo.num_minibatches=8 ppo.max_sequence_length=128
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
@@ -78,12 +77,9 @@ train-skills: $(BIN)/activate
 	  skill.start_bank_prob=0.5 run.init_from=runs/skills/place/gentle/checkpoints/latest.pt run.total_steps=1000000; \
 	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 ppo.lr_schedule=constant $(PLACE_HAB_RULE) \
 	  run.total_steps=3000000; \
-	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 skill.grip_init_mean=0.0 \
-	  $(PICK_MLP) run.total_steps=1000000; \
-	i=runs/skills/pick/nobase_held.pt; test -f $$i || $(BIN)/python -m skills.warmstart --hold-grip runs/skills/pick/nobase $$i; \
-	train pick nobase_held skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 skill.grip_init_mean=0.0 \
-	  $(PICK_MLP) run.init_from=$$i \
-	  run.total_steps=3000000
+	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=2746368; \
+	train pick nobase_ft skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.seed=2 \
+	  ppo.lr_schedule=cosine run.init_from=runs/skills/pick/nobase/checkpoints/latest.pt run.total_steps=1000000
 
 # Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned
 # variants run their unshipped skills scripted; outputs in new runs/eval_skills/ and runs/eval_study/
