@@ -49,6 +49,7 @@ bench: $(BIN)/activate
 # decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2. The pick as shipped (fifteenth session, an LSTM):
 # its preset's 4.0M steps, then 1.0M more at the preset's rate decayed to 0 by a cosine, seed 2.
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
+NOBASE := skill.base_movement=false skill.spawn_max_dist=1.0
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
@@ -75,10 +76,10 @@ train-skills: $(BIN)/activate
 	  run.init_from=runs/skills/place/navbank/checkpoints/latest.pt run.total_steps=1500000; \
 	train place gentle_drop2_chain skill=place skill.drop_penalty=2.0 "skill.start_bank='$$b,$$c'" \
 	  skill.start_bank_prob=0.5 run.init_from=runs/skills/place/gentle/checkpoints/latest.pt run.total_steps=1000000; \
-	train place nobase skill=place skill.base_movement=false skill.spawn_max_dist=1.0 ppo.lr_schedule=constant $(PLACE_HAB_RULE) \
+	train place nobase skill=place $(NOBASE) ppo.lr_schedule=constant $(PLACE_HAB_RULE) \
 	  run.total_steps=3000000; \
-	train pick nobase skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.total_steps=2746368; \
-	train pick nobase_ft skill=pick skill.base_movement=false skill.spawn_max_dist=1.0 run.seed=2 \
+	train pick nobase skill=pick $(NOBASE) run.total_steps=2746368; \
+	train pick nobase_ft skill=pick $(NOBASE) run.seed=2 \
 	  ppo.lr_schedule=cosine run.init_from=runs/skills/pick/nobase/checkpoints/latest.pt run.total_steps=1000000
 
 # Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned
