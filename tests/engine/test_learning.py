@@ -14,20 +14,43 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.engine.conftest import tiny_config
+from tests.engine.conftest import final_policy_on_point_target, tiny_config
 from tpsrl.engine import checkpoint as ckpt
 from tpsrl.engine.config import ConfigError
 from tpsrl.engine.synthetic import PointTargetFactory
-from tpsrl.engine.train import Trainer, load_init_state, train
+from tpsrl.engine.train import Trainer, TrainResult, load_init_state, train
 
 # Point target: standing still returns 0 and ends ~0.5 from the target, the initial policy (std e^-1)
 # returns ~0.15; a good policy returns ~+0.45 and ends within ~0.1.
 THRESHOLD = 0.3
+# Runs with worker processes, over their last quarter (see `assert_learns`).
+TIMED_THRESHOLD = 0.22
 
 
 def late_return(history: list[dict], last: int = 10, key: str = "episode/return") -> float:
     values = [m[key] for m in history[-last:] if key in m]
     return sum(values) / len(values)
+
+
+def assert_learns(result: TrainResult, timed: bool = False) -> None:
+    """The run learned the point target: its training return rose above THRESHOLD and by 0.1 over its
+    first updates', and its final policy's mean action ends near the target (standing still: ~0.5).
+
+    `timed`: worker processes, so the data order follows timing and no two runs are alike. The training
+    return is then averaged over the run's last quarter against TIMED_THRESHOLD, as the last 10 updates
+    can fall in a dip of the learned entropy coefficient (see `final_policy_on_point_target`); the final
+    policy carries the claim of a learned policy. Measured over 24 timed runs of these tests on 2 cores
+    (12 beside a training run): final policy's return 0.35-0.45 and distance 0.003-0.10; last quarter
+    0.35-0.45 (12 runs)."""
+    h = result.history
+    curve = [round(m.get("episode/return", 0), 2) for m in h]
+    last, threshold = (len(h) // 4, TIMED_THRESHOLD) if timed else (10, THRESHOLD)
+    assert late_return(h, last) > threshold, curve
+    assert late_return(h, last) > late_return(h[:4], 4) + 0.1, curve
+    if not timed:
+        assert late_return(h, key="episode/final_distance") < 0.2
+    final_return, final_distance = final_policy_on_point_target(result.run_dir)
+    assert final_return > 0.2 and final_distance < 0.2, (final_return, final_distance)
 
 
 @pytest.mark.parametrize(("mode", "serial"), [("ver", False), ("nover", True), ("sync", True)])
@@ -39,9 +62,7 @@ def test_mode_learns_point_target(tmp_path: Path, mode: str, serial: bool) -> No
     assert result.counters.env_steps == cfg.run.total_steps // 128 * 128 + (
         128 if cfg.run.total_steps % 128 else 0
     )
-    assert late_return(h) > THRESHOLD, [round(m.get("episode/return", 0), 2) for m in h]
-    assert late_return(h) > late_return(h[:4], 4) + 0.1
-    assert late_return(h, key="episode/final_distance") < 0.2
+    assert_learns(result, timed=not serial)
     last = h[-1]
     assert {
         "episode/return/progress",
