@@ -36,7 +36,8 @@ bench: $(BIN)/activate
 # reach in about 2/3 of the spawns). The no-base pick as shipped (twentieth session, an LSTM as the pick):
 # the pick preset without base movement for 2,746,368 steps (1341 updates at the preset's constant rate;
 # the run was stopped there), then 1.0M more at that rate decayed to 0 by a cosine, seed 2; the no-base
-# place: 3M steps from scratch. Place then
+# place as shipped (twenty-first session) likewise, with the pick preset's LSTM and PPO shape on the place
+# task (LSTM_PLACE): 2,533,376 steps at a constant rate, then 1.0M decayed, seed 2. Place then
 # follows the shipped place's lineage (docs/results.md, eleventh and twelfth sessions): trained from
 # scratch under HAB's place rule, fine-tuned for 1.5M steps with half its episodes starting where the
 # trained nav stops (skills.starts, skill.start_bank), then 1.5M steps under the gentle-place rule (the
@@ -50,6 +51,7 @@ bench: $(BIN)/activate
 # its preset's 4.0M steps, then 1.0M more at the preset's rate decayed to 0 by a cosine, seed 2.
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
 NOBASE := skill.base_movement=false skill.spawn_max_dist=1.0
+LSTM_PLACE := policy=cpu ppo.epochs=2 ppo.num_minibatches=2 ppo.max_sequence_length=32 skill.grip_init_mean=2.0
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
@@ -76,8 +78,10 @@ train-skills: $(BIN)/activate
 	  run.init_from=runs/skills/place/navbank/checkpoints/latest.pt run.total_steps=1500000; \
 	train place gentle_drop2_chain skill=place skill.drop_penalty=2.0 "skill.start_bank='$$b,$$c'" \
 	  skill.start_bank_prob=0.5 run.init_from=runs/skills/place/gentle/checkpoints/latest.pt run.total_steps=1000000; \
-	train place nobase skill=place $(NOBASE) ppo.lr_schedule=constant $(PLACE_HAB_RULE) \
-	  run.total_steps=3000000; \
+	train place nobase skill=place $(NOBASE) ppo.lr_schedule=constant $(PLACE_HAB_RULE) $(LSTM_PLACE) \
+	  run.total_steps=2533376; \
+	train place nobase_ft skill=place $(NOBASE) $(PLACE_HAB_RULE) $(LSTM_PLACE) run.seed=2 \
+	  ppo.lr_schedule=cosine run.init_from=runs/skills/place/nobase/checkpoints/latest.pt run.total_steps=1000000; \
 	train pick nobase skill=pick $(NOBASE) run.total_steps=2746368; \
 	train pick nobase_ft skill=pick $(NOBASE) run.seed=2 \
 	  ppo.lr_schedule=cosine run.init_from=runs/skills/pick/nobase/checkpoints/latest.pt run.total_steps=1000000
