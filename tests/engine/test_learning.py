@@ -45,8 +45,9 @@ def assert_learns(result: TrainResult, timed: bool = False) -> None:
     h = result.history
     curve = [round(m.get("episode/return", 0), 2) for m in h]
     last, threshold = (len(h) // 4, TIMED_THRESHOLD) if timed else (10, THRESHOLD)
-    assert late_return(h, last) > threshold, curve
-    assert late_return(h, last) > late_return(h[:4], 4) + 0.1, curve
+    late = late_return(h, last)
+    assert late > threshold, curve
+    assert late > late_return(h[:4], 4) + 0.1, curve
     if not timed:
         assert late_return(h, key="episode/final_distance") < 0.2
     final_return, final_distance = final_policy_on_point_target(result.run_dir)
