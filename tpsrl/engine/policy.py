@@ -97,7 +97,8 @@ class LSTMCore(nn.Module):
         """`[S, F]` steps in the row-major order of `mask` `[L, K]` -> `[S, H]` (see `ActorCritic.evaluate`)."""
         padded = x.new_zeros(*mask.shape, x.shape[-1])
         padded[mask] = x
-        h0, c0 = start_state.permute(1, 2, 0, 3).contiguous().unbind(1)
+        # each contiguous: cuDNN refuses a strided state (the CPU kernel takes either)
+        h0, c0 = (s.contiguous() for s in start_state.permute(1, 2, 0, 3).unbind(1))
         # The padded block, not a PackedSequence: a step's output does not depend on the zeros after its
         # sequence's end, so the numbers are the packed ones (to float rounding), and on a CPU the packed
         # call costs 2-3x more once the lengths differ (docs/engine.md, "Learning an LSTM").

@@ -217,8 +217,11 @@ class PPO:
         advantages = rollout.advantages.clone()
         if cfg.normalize_advantages:
             advantages[rollout.slots] = normalize(advantages[rollout.slots])
-        self.policy.update_value_stats(rollout.returns[rollout.slots])
-        targets = self.policy.value_target(rollout.returns)
+        # The rollout stays in host memory (minibatches move to the device); the statistics live with the
+        # policy, so what they read goes there and the targets come back.
+        dev = self.device
+        self.policy.update_value_stats(rollout.returns[rollout.slots].to(dev))
+        targets = self.policy.value_target(rollout.returns.to(dev)).cpu()
         anchor = self._anchor(rollout)
         steps = None
         if not self.policy.recurrent:
@@ -255,7 +258,7 @@ class PPO:
             if stopped:
                 break
         # Observation statistics move after learning, so the ratios above compare the same inputs.
-        self.policy.update_obs_stats({k: x[rollout.slots] for k, x in rollout.buffer.obs.items()},
+        self.policy.update_obs_stats({k: x[rollout.slots].to(dev) for k, x in rollout.buffer.obs.items()},
                                      cfg.obs_stats_until)  # fmt: skip
         out: dict[str, float] = {}
         if logged:
