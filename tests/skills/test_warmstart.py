@@ -1,4 +1,5 @@
-"""The no-base start point made from a base-trained skill (skills.warmstart)."""
+"""Start points made from trained skills (skills.warmstart): without and with base movement, a held grip,
+added depth or sensors, a renamed or dropped sensor."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from skills.warmstart import (
     hold_grip,
     main,
     renamed_sensor,
+    with_base,
     with_depth,
     with_sensor,
     without_base,
@@ -66,6 +68,46 @@ def test_without_base_refuses_nav_and_no_base_sources(tmp_path: Path) -> None:
     with pytest.raises(WarmStartError, match="base movement"):
         without_base(made, tmp_path / "again.pt")
     assert not (tmp_path / "a.pt").exists() and not (tmp_path / "again.pt").exists()
+
+
+def test_with_base_acts_as_the_no_base_source_and_keeps_the_base_still(tmp_path: Path) -> None:
+    source = CHECKPOINT_DIR / "place_nobase.pt"  # an LSTM: its first layer reads the previous action too
+    out = with_base(source, tmp_path / "place_plus_base.pt")
+    cut, full = checkpoint.read(source), checkpoint.read(out)
+    assert cut["spaces"]["action"]["shape"] == [4] and full["spaces"]["action"]["shape"] == [6]
+    assert full["meta"]["skill_config"]["base_movement"] is True
+    assert full["provenance"][-1]["derived"] == "with_base"
+    assert torch.all(full["model"]["actor.weight"][4:] == 0) and torch.all(
+        full["model"]["actor.bias"][4:] == 0
+    )
+    assert torch.allclose(full["model"]["log_std"][4:], cut["model"]["log_std"].mean())
+    # the same episode in the no-base env and the with-base env: the same arm and grip, the base still
+    fields = {
+        k: v for k, v in asdict(load_skill_policy(source).config).items() if k not in EPISODE_SOURCE_FIELDS
+    }
+    src, plus = load_skill_policy(source), load_skill_policy(out)
+    fixed, moving = (
+        make_env("place", **fields, split="heldout"),
+        make_env("place", **{**fields, "base_movement": True}, split="heldout"),
+    )
+    obs_f, _ = fixed.reset(seed=5)
+    obs_m, _ = moving.reset(seed=5)
+    src.reset(fixed)
+    plus.reset(moving)
+    for _ in range(15):
+        a, b = src.act(obs_f, fixed), plus.act(obs_m, moving)
+        assert np.allclose(a, b[:4], atol=1e-5) and np.all(b[4:] == 0)
+        obs_f, *_ = fixed.step(a)
+        obs_m, *_ = moving.step(b)
+    fixed.close()
+    moving.close()
+    # and back: without_base gives the source's rows again
+    back = checkpoint.read(without_base(out, tmp_path / "back.pt"))
+    for key in ("actor.weight", "actor.bias", "log_std", "actor_body.core.lstm.weight_ih_l0"):
+        assert torch.equal(back["model"][key], cut["model"][key])
+    with pytest.raises(WarmStartError, match="base movement already"):
+        with_base(CHECKPOINT_DIR / "place.pt", tmp_path / "again.pt")
+    assert not (tmp_path / "again.pt").exists()
 
 
 def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
