@@ -107,7 +107,12 @@ def test_with_base_acts_as_the_no_base_source_and_keeps_the_base_still(tmp_path:
         assert torch.equal(back["model"][key], cut["model"][key])
     with pytest.raises(WarmStartError, match="base movement already"):
         with_base(CHECKPOINT_DIR / "place.pt", tmp_path / "again.pt")
-    assert not (tmp_path / "again.pt").exists()
+    quiet = checkpoint.read(with_base(source, tmp_path / "quiet.pt", base_log_std=-1.5))
+    assert torch.all(quiet["model"]["log_std"][4:] == -1.5)
+    assert torch.equal(quiet["model"]["log_std"][:4], cut["model"]["log_std"])
+    with pytest.raises(WarmStartError, match="--base-log-std 9.0"):
+        with_base(source, tmp_path / "loud.pt", base_log_std=9.0)
+    assert not (tmp_path / "again.pt").exists() and not (tmp_path / "loud.pt").exists()
 
 
 def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
