@@ -14,7 +14,8 @@ action space whose base outputs start at 0 (the base stays still on the mean act
 `--base-log-std`, by default the mean of the source's) and whose LSTM reads the previous base action with
 zero weights, so it acts with its arm and grip as the source did. Give the base a small log-std: from the
 no-base place's (-0.12, std 0.89) the fine-tune's first 0.2M steps ended 16-18% of their episodes on force
-(the base's noise drove it into furniture) and succeeded in 2-5%; from -1.5 (std 0.22), 36-46%. Why: the with-base place as an LSTM from scratch learned slowly (55.0% of
+(the base's noise drove it into furniture) and succeeded in 2-5%; from -1.5 (std 0.22), 36-46% (that run
+also kept the source's place rule, HAB's, where the first had the gentle rule: not the log-std alone). Why: the with-base place as an LSTM from scratch learned slowly (55.0% of
 200 validation episodes at 3.56M steps, the MLP shipped 73.5%), while the no-base place's LSTM already
 places from near starts; the with-base task adds driving to a skill that can place.
 
