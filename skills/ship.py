@@ -96,22 +96,33 @@ def curve_before(data: dict[str, Any]) -> list[dict[str, float]]:
     )
     if entry is None:
         return []
-    if entry.get("init_curve"):  # a shipped file's, or a file derived from one (skills.warmstart)
-        return list(entry["init_curve"])
-    source = Path(entry["init_from"])
-    metrics = _run_dir(source) / "metrics.jsonl"
-    if not metrics.is_file():
-        return []
-    try:
-        parent = checkpoint.read(source)
-    except checkpoint.CheckpointError:
-        return []
-    if "counters" not in parent:  # a policy file, not a run's checkpoint
-        return []
+    # Another run's checkpoint first: its own metrics, then what it started from. Its recorded
+    # `init_curve` holds only what was behind that run's start (a run from a warm-start file: that
+    # file's source), and stands in when the run's directory is gone.
+    found = _run_parent(entry.get("init_from"))
+    if found is None:
+        # a shipped file's curve, or a file derived from one (skills.warmstart), or a gone run's start
+        return list(entry.get("init_curve") or [])
+    parent, metrics = found
     # the run may have gone on after the checkpoint this one started from was read
     behind = checkpoint.trained_env_steps(parent) - int(parent["counters"]["env_steps"])
     until = int(entry.get("init_env_steps", checkpoint.trained_env_steps(parent))) - behind
     return run_curve(parent, metrics, until)
+
+
+def _run_parent(source: str | None) -> tuple[dict[str, Any], Path] | None:
+    """The checkpoint and `metrics.jsonl` of the run `source` (an `init_from`) names, or None when it
+    names no run's checkpoint with its metrics beside it (a policy file, a moved or deleted run)."""
+    if not source:
+        return None
+    metrics = _run_dir(Path(source)) / "metrics.jsonl"
+    if not metrics.is_file():
+        return None
+    try:
+        parent = checkpoint.read(source)
+    except checkpoint.CheckpointError:
+        return None
+    return (parent, metrics) if "counters" in parent else None  # a policy file has no counters
 
 
 def run_curve(data: dict[str, Any], metrics_path: Path, until: int | None = None) -> list[dict[str, float]]:

@@ -246,6 +246,34 @@ def test_a_run_from_another_runs_checkpoint_carries_that_runs_curve(pick_run: Pa
     assert all(p["env_steps"] > 256 for p in shipped["curve"][1:])
 
 
+def test_a_run_from_a_run_that_started_from_a_shipped_file_carries_both_before_it(
+    pick_run: Path, tmp_path: Path
+) -> None:
+    # shipped file A -> run B (init_from A) -> run C (init_from B's checkpoint): C's shipped curve is A's,
+    # then B's own metrics, then C's. B's checkpoint records A's curve as what was behind its start; until
+    # 2026-11-28 C's file carried that alone, without B's run (the shipped LSTM place's 2.5M middle stage).
+    from skills.ship import ship
+
+    first = ship(pick_run, tmp_path / "a")
+    data = ckpt.read(first)
+    data["curve"] = [{"env_steps": 200, "success": 0.5, "return": 1.0, "episodes": 4.0, "seconds": 1.0}]
+    ckpt.atomic_save(data, first)
+    middle, last = tmp_path / "b", tmp_path / "c"
+    base = ["skill=pick", "skill.base_movement=false", "skill.spawn_max_dist=1.0"]
+    run(compose([*base, f"run.init_from={first}", f"run.dir={middle}", *TINY]))
+    (middle / "metrics.jsonl").write_text("".join(
+        json.dumps({"env_steps": s, "episode/count": 2, "episode/success": 0.25, "episode/return": 2.0,
+                    "time/collect_s": 1.0, "time/learn_s": 1.0}) + "\n" for s in (128, 256)))  # fmt: skip
+    run(compose([*base, f"run.init_from={middle / 'checkpoints' / 'latest.pt'}", f"run.dir={last}", *TINY]))
+    shipped = ckpt.read(ship(last, tmp_path / "out"))
+    curve = shipped["curve"]
+    assert shipped["shipped"]["env_steps"] == 768
+    assert curve[0] == data["curve"][0]  # A's
+    assert curve[1]["env_steps"] == 512 and curve[1]["success"] == 0.25  # B's own, offset by A's 256 steps
+    assert curve[1]["seconds"] == 5.0  # B's wall-clock after A's
+    assert all(p["env_steps"] > 512 for p in curve[2:])  # C's
+
+
 def test_training_curve_bins_episode_weighted(tmp_path: Path) -> None:
     from skills.ship import training_curve
 
