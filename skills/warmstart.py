@@ -157,11 +157,14 @@ def _write(
     return checkpoint.export_policy(payload, out)
 
 
-def without_base(source: str | Path, out: str | Path) -> Path:
-    """Writes the policy of `source` (a skill trained with base movement) without its base outputs."""
-    out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=True)
-    with_base, without = make_env(skill, **fields), make_env(skill, **{**fields, "base_movement": False})
+def _base_rows(
+    skill: str, fields: dict[str, Any], target_base: bool
+) -> tuple[ActionLayout, ActionLayout, list[int], dict]:
+    """The with-base and no-base action layouts of `skill` under `fields`, the with-base rows of the no-base
+    actions (HAB's order puts arm and grip first), and the spaces of the one `target_base` names; refuses
+    a skill whose observations differ between the two."""
+    with_base = make_env(skill, **{**fields, "base_movement": True})
+    without = make_env(skill, **{**fields, "base_movement": False})
     try:
         full, kept = ActionLayout.of(with_base), ActionLayout.of(without)
         if space_to_dict(with_base.observation_space) != space_to_dict(without.observation_space):
@@ -171,11 +174,20 @@ def without_base(source: str | Path, out: str | Path) -> Path:
             for name, s in kept.slices.items()
             for i in range(full.slices[name].start, full.slices[name].stop)
         ]
-        spaces = {"observation": space_to_dict(without.observation_space),
-                  "action": space_to_dict(without.action_space)}  # fmt: skip
+        target = with_base if target_base else without
+        spaces = {"observation": space_to_dict(target.observation_space),
+                  "action": space_to_dict(target.action_space)}  # fmt: skip
     finally:
         with_base.close()
         without.close()
+    return full, kept, rows, spaces
+
+
+def without_base(source: str | Path, out: str | Path) -> Path:
+    """Writes the policy of `source` (a skill trained with base movement) without its base outputs."""
+    out = Path(out)
+    data, skill, fields = _load(source, out, base_movement=True)
+    full, _, rows, spaces = _base_rows(skill, fields, target_base=False)
     model = dict(data["model"])
     _action_rows(model, full.size, source)
     for key in ACTION_PARAMS:
@@ -196,36 +208,21 @@ def without_base(source: str | Path, out: str | Path) -> Path:
 def with_base(source: str | Path, out: str | Path, base_log_std: float | None = None) -> Path:
     """Writes the policy of `source` (a skill trained without base movement) with base outputs added: their
     actor rows and bias 0 (the base stays still on the mean action), their log-stds `base_log_std` (None:
-    the mean of the source's, its exploration level), and an LSTM's first layer reading the previous base action with
-    zero weights. The written policy acts with its arm and grip as the source did; training teaches it to
+    the mean of the source's, its exploration level), and an LSTM's first layer reading the previous base
+    action with zero weights. The written policy acts with its arm and grip as the source did; training teaches it to
     drive. The inverse of `without_base` (whose rows it puts back where the with-base layout has them)."""
     out = Path(out)
     data, skill, fields = _load(source, out, base_movement=False)
     if fields.get("base_movement", True):
         raise WarmStartError(f"{source}: trained with base movement already (skill {skill!r})")
-    with_base_env = make_env(skill, **{**fields, "base_movement": True})
-    without = make_env(skill, **fields)
-    try:
-        full, kept = ActionLayout.of(with_base_env), ActionLayout.of(without)
-        if space_to_dict(with_base_env.observation_space) != space_to_dict(without.observation_space):
-            raise WarmStartError(f"{skill}: observations differ with and without base movement")
-        rows = [
-            i
-            for name, s in kept.slices.items()
-            for i in range(full.slices[name].start, full.slices[name].stop)
-        ]
-        spaces = {"observation": space_to_dict(with_base_env.observation_space),
-                  "action": space_to_dict(with_base_env.action_space)}  # fmt: skip
-    finally:
-        with_base_env.close()
-        without.close()
+    if base_log_std is not None and not -5.0 <= base_log_std <= 2.0:
+        raise WarmStartError(f"--base-log-std {base_log_std}: accepted -5.0 .. 2.0")
+    full, kept, rows, spaces = _base_rows(skill, fields, target_base=True)
     model = dict(data["model"])
     _action_rows(model, kept.size, source)
     index = torch.tensor(rows)
     weight = torch.zeros(full.size, model["actor.weight"].shape[1])
     weight[index] = model["actor.weight"]
-    if base_log_std is not None and not -5.0 <= base_log_std <= 2.0:
-        raise WarmStartError(f"--base-log-std {base_log_std}: accepted -5.0 .. 2.0")
     fill = float(model["log_std"].mean()) if base_log_std is None else base_log_std
     bias, log_std = torch.zeros(full.size), torch.full((full.size,), fill)
     bias[index], log_std[index] = model["actor.bias"], model["log_std"]
