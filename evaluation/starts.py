@@ -1,15 +1,17 @@
-"""Record where pick or place starts inside HAB chains, on training layouts, as a start bank.
+"""Record where pick, place or nav starts inside HAB chains, on training layouts, as a start bank.
 
 Pick and place are trained from HAB's own spawns; inside a chain they start wherever the learned nav (or
-a failed earlier call) left the robot. This runs the `tp_srl` agent on HAB episodes drawn on the
+a failed earlier call) left the robot, and nav starts where pick or place left it, beside the furniture
+with objects just set down. This runs the `tp_srl` agent on HAB episodes drawn on the
 *training* layouts and writes, for every call of the skill, the episode its own task would have set up
 at that moment (robot pose and arm, objects where they lie, doors and drawers as they are; place: the
-object held, pick: nothing held): a file `skill.start_bank` trains the skill from (`skills/starts.py`).
+object held, pick: nothing held, nav: its goal and whatever it holds): a file `skill.start_bank` trains the skill from (`skills/starts.py`).
 Held-out layouts are never recorded.
 
     python -m evaluation.starts --scenarios tidy_house,prepare_groceries,set_table --episodes 60 \
         --out docs/results/starts/place_chain_train.json
     python -m evaluation.starts --skill pick --episodes 60 --out docs/results/starts/pick_chain_train.json
+    python -m evaluation.starts --skill nav_to_obj --episodes 30 --out docs/results/starts/nav_chain_train.json
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ RECORD_SEED = 3_000_000
 
 
 class CallStarts:
-    """A `HierarchicalAgent.call_hook` that keeps every call of `skill` (pick or place) as an episode of
-    that skill's own task."""
+    """A `HierarchicalAgent.call_hook` that keeps every call of `skill` (pick, place or nav_to_obj) as an
+    episode of that skill's own task."""
 
     def __init__(self, skill: str, split: str) -> None:
         if skill not in BANK_SKILLS:
@@ -45,11 +47,9 @@ class CallStarts:
         self.skill = skill
         self.starts: list[EpisodeSpec] = []
         self.tag = ""
-        self.counts = {
-            "calls": 0,
-            "not_holding_target" if skill == "place" else "holding": 0,
-            "not_recreated": 0,
-        }
+        self.counts = {"calls": 0, "not_recreated": 0}
+        if skill != "nav_to_obj":  # nav is called holding its target (to the goal) or nothing
+            self.counts["not_holding_target" if skill == "place" else "holding"] = 0
         self._check = make_env(skill, split=split)
 
     def __call__(
@@ -67,6 +67,14 @@ class CallStarts:
             self.counts["holding"] += 1
             return
         x, y, yaw = b.base_pose
+        if self.skill == "nav_to_obj":
+            # its own task has one target: the object held (a nav to its goal or to a receptacle), else the
+            # call's object (or the episode's first); a nav to an object has its goal where the object lies
+            # (the chain's nav reads it live)
+            held = [t for t in spec.targets if t.handle == b.held]
+            spec = replace(spec, targets=tuple(held) or spec.targets[:1])
+            goal = spec.nav_goal or tuple(float(v) for v in b.object_pos(spec.targets[0].handle)[:2])
+            spec = replace(spec, nav_goal=goal)
         start = replace(
             spec,
             robot=RobotStart(float(x), float(y), float(yaw), tuple(float(q) for q in b.arm_qpos)),
@@ -114,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--agent", default="tp_srl", help="the agent whose chains are recorded (default tp_srl)"
     )
-    parser.add_argument("--skill", default="place", help="pick | place (default): the calls recorded")
+    parser.add_argument(
+        "--skill", default="place", help="pick | place (default) | nav_to_obj: the calls recorded"
+    )
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
     scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]

@@ -15,16 +15,22 @@ from tpsrl.sim.episode import EpisodeSpec
 from tpsrl.sim.mujoco.geodesic import GeodesicDistance
 from tpsrl.sim.task import TaskStep
 
-from .config import SkillConfig, env_config
+from .config import BankedConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
+from .starts import BankEpisodes, load_bank
 from .terms import Progress, heading_error
 
 
 @dataclass
-class NavConfig(SkillConfig):
+class NavConfig(BankedConfig):
     """Navigate to an object: HAB's reward scales and rules."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"geodesic": False, "success_geodesic": False}
+    LEGACY: ClassVar[dict[str, Any]] = {
+        "geodesic": False,
+        "success_geodesic": False,
+        "knock_dist": 0.0,
+        "knock_penalty": 0.0,
+    }
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
     max_steps: int = 400
@@ -67,6 +73,20 @@ class NavConfig(SkillConfig):
     """Nav has no force rule in HAB (0 disables)."""
     max_instant_force: float = 0.0
     """Nav has no force rule in HAB (0 disables)."""
+    knock_dist: float = 0.0
+    """An object (not held) that moves this far (m) from where it lay when the episode began ends the
+    episode (cause "knocked", the knock penalty; no success). 0: no such rule (HAB's nav has none, and
+    every nav before 2026-11-28). Inside HAB chains the learned nav, starting where place had just set an
+    object down beside its resting gripper, turned in place and swept it off (the first failure of 34 of
+    100 Tidy House episodes; docs/results.md, twenty-third session)."""
+    knock_penalty: float = 0.0
+    """Penalty when an object is knocked (knock_dist)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for f in ("knock_dist", "knock_penalty"):
+            if not getattr(self, f) >= 0.0:
+                raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0")
 
 
 class NavToObjTask:
@@ -76,7 +96,7 @@ class NavToObjTask:
     Config = NavConfig
     OBSERVATIONS = ("goal_to_agent_gps_compass", "joint")
     ACTIONS = ("base_velocity", "rearrange_stop")
-    failure_causes: tuple[str, ...] = ()
+    failure_causes: tuple[str, ...] = ("knocked",)
 
     def __init__(self, config: NavConfig | None = None) -> None:
         self.config = config or NavConfig()
@@ -85,10 +105,18 @@ class NavToObjTask:
             raise ValueError(
                 "skill.base_movement: False is not accepted for nav_to_obj (the base is its only motion)"
             )
-        self.episodes = ObjectEpisodes(
+        self.episodes: ObjectEpisodes | BankEpisodes = ObjectEpisodes(
             c, ALL_RECEPTACLES, ALL_RECEPTACLES, anchor="nav", hold_prob=c.hold_prob,
             min_dist=c.min_start_dist, goal_radius=c.success_dist,
         )  # fmt: skip
+        if c.start_bank:
+            self.episodes = BankEpisodes(
+                self.episodes,
+                load_bank(c.start_bank, c.split, self.name),
+                c.start_bank_prob,
+                c.arm_start_noise,
+            )
+        self.lying: dict[str, np.ndarray] = {}
         self.dist, self.angle = Progress(), Progress()
         self.goal = np.zeros(2)
         self.geo = GeodesicDistance()
@@ -101,6 +129,7 @@ class NavToObjTask:
             "angle": c.angle_reward,
             "success": c.success_reward,
             "slack": -c.slack_penalty,
+            "knock": -c.knock_penalty,
         }
 
     def env_config(self) -> EnvConfig:
@@ -113,6 +142,9 @@ class NavToObjTask:
             self.geo.reset(spec.layout, self.goal)
         self.dist.reset()
         self.angle.reset()
+        self.lying = {
+            o.handle: backend.object_pos(o.handle) for o in spec.objects if o.handle != backend.held
+        }
 
     def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
         c = self.config
@@ -129,11 +161,23 @@ class NavToObjTask:
         stop = float(action["rearrange_stop"][0]) > 0.0
         close = d <= c.success_dist and (not c.success_geodesic or geo is None or geo <= c.success_dist)
         success = stop and close and err <= c.success_angle
+        failure = "knocked" if c.knock_dist and self._knocked(backend) else None
+        if failure is not None:
+            terms["knock"], success = 1.0, False
         if success:
             terms["success"] = 1.0
         return TaskStep(
             terms,
-            terminated=success,
+            terminated=success or failure is not None,
             success=success,
+            failure=failure,
             info={"nav_dist": d, "nav_geo_dist": measured, "nav_angle": err},
+        )
+
+    def _knocked(self, backend: SimBackend) -> bool:
+        """Whether an object not held has moved knock_dist or more from where it lay at the start."""
+        lim = self.config.knock_dist
+        return any(
+            h != backend.held and float(np.linalg.norm(backend.object_pos(h) - p)) >= lim
+            for h, p in self.lying.items()
         )

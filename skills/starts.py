@@ -184,13 +184,15 @@ def record_nav_stops(
     return out, counts
 
 
-BANK_SKILLS = ("pick", "place")
+BANK_SKILLS = ("pick", "place", "nav_to_obj")
 """The skills a start bank can hold episodes of."""
 
 
 def bank_skill(spec: EpisodeSpec) -> str | None:
-    """The skill whose episode `spec` is: place (it starts holding its target), pick (holding nothing),
-    None (neither: no target, or another object held)."""
+    """The skill whose episode `spec` is: nav_to_obj (it has a nav goal), place (it starts holding its
+    target), pick (holding nothing), None (neither: no target, or another object held)."""
+    if spec.nav_goal is not None:
+        return "nav_to_obj"
     if not spec.targets:
         return None
     if spec.held == spec.targets[0].handle:
@@ -200,7 +202,7 @@ def bank_skill(spec: EpisodeSpec) -> str | None:
 
 def load_bank(paths: str, split: str, skill: str | None = None) -> list[EpisodeSpec]:
     """The episodes of the start bank `paths` (one file, or several separated by commas), checked to hold
-    only layouts of `split` and episodes of one skill: `skill` (pick or place), or, if None, whichever the
+    only layouts of `split` and episodes of one skill: `skill` (one of BANK_SKILLS), or, if None, whichever the
     first episode is; errors name `skill.start_bank`."""
     if skill is not None and skill not in BANK_SKILLS:
         raise ValueError(f"skill.start_bank: a bank holds episodes of {BANK_SKILLS}, not {skill!r}")
@@ -225,6 +227,7 @@ def load_bank(paths: str, split: str, skill: str | None = None) -> list[EpisodeS
         kind = bank_skill(s)
         if kind != want:
             what = {
+                "nav_to_obj": "has a nav goal",
                 "place": "starts holding its target",
                 "pick": "starts holding nothing",
                 None: "has no target or holds another object",

@@ -1,4 +1,4 @@
-"""Pick and place starts recorded inside HAB chains on training layouts (evaluation/starts.py)."""
+"""Pick, place and nav starts recorded inside HAB chains on training layouts (evaluation/starts.py)."""
 
 from __future__ import annotations
 
@@ -62,6 +62,31 @@ def test_every_pick_call_of_a_chain_becomes_a_pick_episode(tmp_path: Path) -> No
         make_env("pick", split="heldout", start_bank=str(path), start_bank_prob=0.5)
 
 
+def test_every_nav_call_of_a_chain_becomes_a_nav_episode_to_where_the_chain_went(tmp_path: Path) -> None:
+    starts, counts = record_call_starts(["tidy_house"], 1, agent="tp_spa", skill="nav_to_obj")
+    assert counts["calls"] >= 10  # to each of five objects and to each of their goals
+    assert counts["kept"] == len(starts) == counts["calls"] - counts["not_recreated"]
+    path = tmp_path / "nav_chain.json"
+    save_episodes(path, starts)
+    bank = load_bank(str(path), "train", "nav_to_obj")
+    held = [s for s in bank if s.held is not None]
+    assert held and len(held) < len(bank)  # navs to goals, holding the object, and navs to objects
+    env = make_env("nav_to_obj", split="train", start_bank=str(path), start_bank_prob=1.0)
+    for spec in bank:
+        env.reset(options={"episode": spec})
+        assert spec.nav_goal is not None and len(spec.targets) == 1
+        assert env.task.goal == pytest.approx(spec.nav_goal)
+        assert env.backend.held == spec.held
+        if spec.held is None:  # to an object: its goal is where the object lies
+            assert spec.nav_goal == pytest.approx(
+                env.backend.object_pos(spec.targets[0].handle)[:2], abs=0.02
+            )
+        else:  # to the held object's goal
+            assert spec.nav_goal == pytest.approx(spec.targets[0].goal[:2])
+    with pytest.raises(ValueError, match=r"episode 0 .* has a nav goal: not a place episode"):
+        load_bank(str(path), "train", "place")
+
+
 def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
     out = tmp_path / "chain.json"
     with pytest.raises(SystemExit):
@@ -69,7 +94,7 @@ def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--episodes", "0", "--out", str(out)])
     with pytest.raises(SystemExit):
-        main(["--skill", "nav_to_obj", "--episodes", "1", "--out", str(out)])
+        main(["--skill", "open_fridge", "--episodes", "1", "--out", str(out)])
     assert not out.exists()
     out.write_text("[]")
     with pytest.raises(SystemExit):

@@ -82,8 +82,10 @@ def test_a_bank_is_refused_outside_its_split(tmp_path: Path, recorded: tuple[lis
         ValueError, match=rf"episode {len(recorded[0])} \(.*\) starts holding nothing: not a place episode"
     ):
         load_bank(f"{path},{pick_like}", "heldout")  # one kind per bank
-    with pytest.raises(ValueError, match="not 'nav_to_obj'"):
-        load_bank(str(path), "heldout", "nav_to_obj")
+    with pytest.raises(ValueError, match="starts holding its target: not a nav_to_obj episode"):
+        make_env("nav_to_obj", split="heldout", start_bank=str(path), start_bank_prob=0.5)
+    with pytest.raises(ValueError, match="not 'open_fridge'"):
+        load_bank(str(path), "heldout", "open_fridge")
 
 
 def test_the_place_task_draws_from_the_bank_with_its_probability(
