@@ -12,15 +12,20 @@ Held-out layouts are never recorded.
         --out docs/results/starts/place_chain_train.json
     python -m evaluation.starts --skill pick --episodes 60 --out docs/results/starts/pick_chain_train.json
     python -m evaluation.starts --skill nav_to_obj --episodes 30 --out docs/results/starts/nav_chain_train.json
+    python -m evaluation.starts --skill nav_to_obj --episodes 30 --ee-within 0.2 \
+        --out docs/results/starts/nav_chain_near_train.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
 
 from evaluation.agent import HierarchicalAgent, make_episode_env
 from evaluation.config import EvalConfig
@@ -30,6 +35,7 @@ from evaluation.run import prepare
 from skills.registry import make_env
 from skills.starts import BANK_SKILLS, live_objects, recreated
 from tpsrl.engine.inference import single_thread_acting
+from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.env import RearrangeEnv
 from tpsrl.sim.episode import EpisodeSpec, RobotStart, save_episodes
 
@@ -41,13 +47,15 @@ class CallStarts:
     """A `HierarchicalAgent.call_hook` that keeps every call of `skill` (pick, place or nav_to_obj) as an
     episode of that skill's own task."""
 
-    def __init__(self, skill: str, split: str) -> None:
+    def __init__(self, skill: str, split: str, ee_within: float = 0.0) -> None:
         if skill not in BANK_SKILLS:
             raise ValueError(f"--skill: {skill!r} not accepted; a start bank holds {BANK_SKILLS} episodes")
-        self.skill = skill
+        self.skill, self.ee_within = skill, ee_within
         self.starts: list[EpisodeSpec] = []
         self.tag = ""
         self.counts = {"calls": 0, "not_recreated": 0}
+        if ee_within:
+            self.counts["ee_clear"] = 0
         if skill != "nav_to_obj":  # nav is called holding its target (to the goal) or nothing
             self.counts["not_holding_target" if skill == "place" else "holding"] = 0
         self._check = make_env(skill, split=split)
@@ -85,7 +93,24 @@ class CallStarts:
         if start is None:
             self.counts["not_recreated"] += 1
             return
+        if self.ee_within and ee_clearance(self._check.backend, start) >= self.ee_within:
+            self.counts["ee_clear"] += 1
+            return
         self.starts.append(start)
+
+
+def ee_clearance(backend: SimBackend, spec: EpisodeSpec) -> float:
+    """The distance (m) from the end effector to the nearest object not held, as `backend` (reset to
+    `spec`) has them; inf without one."""
+    ee = backend.ee_pos_world
+    return min(
+        (
+            float(np.linalg.norm(backend.object_pos(o.handle) - ee))
+            for o in spec.objects
+            if o.handle != backend.held
+        ),
+        default=math.inf,
+    )
 
 
 def record_call_starts(
@@ -95,10 +120,12 @@ def record_call_starts(
     seed: int = RECORD_SEED,
     agent: str = "tp_srl",
     skill: str = "place",
+    ee_within: float = 0.0,
 ) -> tuple[list[EpisodeSpec], dict[str, int]]:
     """Runs `agent` (shipped skills) on `episodes` HAB episodes of each scenario on `split` layouts and
-    returns the starts of its chains' `skill` calls, and counts."""
-    recorder = CallStarts(skill, split)
+    returns the starts of its chains' `skill` calls (those with an object within `ee_within` m of the
+    end effector, if > 0), and counts."""
+    recorder = CallStarts(skill, split, ee_within)
     for scenario in scenarios:
         sources, depth = prepare(EvalConfig(scenario=scenario, agent=agent))
         chain = HierarchicalAgent(agent, sources)
@@ -125,8 +152,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skill", default="place", help="pick | place (default) | nav_to_obj: the calls recorded"
     )
+    parser.add_argument(
+        "--ee-within",
+        type=float,
+        default=0.0,
+        help="keep only starts with an object (not held) within this distance (m) of the end effector "
+        "(default 0: every start)",
+    )
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
+    if not args.ee_within >= 0:
+        parser.error(f"--ee-within: {args.ee_within} must be >= 0 (m; 0 keeps every start)")
     scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
     unknown = sorted(set(scenarios) - set(scenario_names()))
     if unknown or not scenarios:
@@ -139,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     try:
         starts, counts = record_call_starts(
-            scenarios, args.episodes, args.split, args.seed, args.agent, args.skill
+            scenarios, args.episodes, args.split, args.seed, args.agent, args.skill, args.ee_within
         )
     except ValueError as e:
         parser.error(str(e))

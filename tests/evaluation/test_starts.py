@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.episodes import generate_episodes
-from evaluation.starts import main, record_call_starts
+from evaluation.starts import ee_clearance, main, record_call_starts
 from skills.registry import make_env
 from skills.splits import HELDOUT_LAYOUTS, TRAIN_LAYOUTS
 from skills.starts import load_bank
@@ -85,6 +85,15 @@ def test_every_nav_call_of_a_chain_becomes_a_nav_episode_to_where_the_chain_went
             assert spec.nav_goal == pytest.approx(spec.targets[0].goal[:2])
     with pytest.raises(ValueError, match=r"episode 0 .* has a nav goal: not a place episode"):
         load_bank(str(path), "train", "place")
+    clearance = []
+    for spec in bank:
+        env.reset(options={"episode": spec})
+        clearance.append(ee_clearance(env.backend, spec))
+    limit = sorted(clearance)[len(clearance) // 2]  # about half the starts nearer than this
+    near, counts = record_call_starts(["tidy_house"], 1, agent="tp_spa", skill="nav_to_obj", ee_within=limit)
+    assert [s.episode_id for s in near] == [s.episode_id for s, c in zip(bank, clearance) if c < limit]
+    assert 0 < len(near) < len(bank)
+    assert counts["kept"] + counts["ee_clear"] + counts["not_recreated"] == counts["calls"]
 
 
 def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
@@ -95,6 +104,8 @@ def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
         main(["--episodes", "0", "--out", str(out)])
     with pytest.raises(SystemExit):
         main(["--skill", "open_fridge", "--episodes", "1", "--out", str(out)])
+    with pytest.raises(SystemExit):
+        main(["--skill", "nav_to_obj", "--ee-within", "-0.1", "--episodes", "1", "--out", str(out)])
     assert not out.exists()
     out.write_text("[]")
     with pytest.raises(SystemExit):
