@@ -66,7 +66,9 @@ class LearnedSkill:
         if self.skill == "pick":
             return holding and at_rest
         if self.skill == "place":
-            return not holding and at_rest
+            clear = float(getattr(self.config, "clear_dist", 0.0))
+            away = not clear or float(np.linalg.norm(obs["obj_goal_sensor"][:3])) >= clear
+            return not holding and at_rest and away
         return self._stop is not None and float(action[self._stop][0]) > 0.0
 
     def done(self) -> bool:

@@ -31,6 +31,7 @@ class PlaceConfig(BankedConfig):
         "release_speed": 0.0,
         "settle_speed": 0.0,
         "settled_away": False,
+        "clear_dist": 0.0,
     }
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
@@ -62,12 +63,20 @@ class PlaceConfig(BankedConfig):
     place's 34 held-out timeouts (200 episodes) had let go within goal_tol, then the object slid or was
     pushed 0.16-0.29 m from its goal. A fine-tune under it halved those timeouts but released away more:
     held-out 74.5% against 73.5%, Set Table 21% against 31% (docs/results.md, eighteenth session)."""
+    clear_dist: float = 0.0
+    """Success also needs the end effector at least this far (m) from the place goal (so from the object
+    set there), and the EE->rest reward after the release counts the shortfall as distance still to go;
+    inside chains a place call ends likewise (`skills.learned`: the goal sensor's norm, as the policy sees
+    it). 0: no such rule (HAB's).
+    Inside HAB chains place ended with the resting gripper within 0.1 m of the object it had just set on
+    a counter, and the nav that followed dragged it to the floor whichever way the base moved (backing out
+    straight knocked 18 of 96 such starts, turning 23-28; docs/results.md, twenty-third session)."""
     goal_receptacles: tuple[str, ...] = ALL_RECEPTACLES
     """Where the goal may be (open surfaces, the open fridge, the open top drawer)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for f in ("release_speed", "settle_speed"):
+        for f in ("release_speed", "settle_speed", "clear_dist"):
             if not getattr(self, f) >= 0.0:
                 raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0 (0: no limit)")
         if not isinstance(self.settled_away, bool):
@@ -162,15 +171,32 @@ class PlaceTask:
             gain = self.progress(dist, "obj")
             terms["dist"] = gain if dist >= c.goal_tol else 0.0
         else:
-            terms["dist"] = self.progress(ee_rest_dist(b), "rest")
+            terms["dist"] = self.progress(ee_rest_dist(b) + self._shortfall(b), "rest")
         # at rest: slow over a whole step in which it was free (a release takes effect at the step's end)
         settled = not c.settle_speed or (speed < c.settle_speed and not was_holding)
         success = (
-            failure is None and not holding and dist < c.goal_tol and ee_rest_dist(b) < c.rest_tol and settled
+            failure is None
+            and not holding
+            and dist < c.goal_tol
+            and ee_rest_dist(b) < c.rest_tol
+            and settled
+            and not self._shortfall(b)
         )
         if success:
             terms["success"] = 1.0
-        info = {"force_new_accum": self.force.accum}
+        info = {
+            "force_new_accum": self.force.accum,
+            "ee_goal_dist": float(np.linalg.norm(b.ee_pos_world - self.goal)),
+        }
         return TaskStep(
             terms, terminated=success or failure is not None, success=success, failure=failure, info=info
+        )
+
+    def _shortfall(self, b: SimBackend) -> float:
+        """How much nearer (m) than clear_dist the end effector is to the goal (0 without the rule)."""
+        c = self.config
+        return (
+            max(0.0, c.clear_dist - float(np.linalg.norm(b.ee_pos_world - self.goal)))
+            if c.clear_dist
+            else 0.0
         )

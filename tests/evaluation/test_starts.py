@@ -91,7 +91,9 @@ def test_every_nav_call_of_a_chain_becomes_a_nav_episode_to_where_the_chain_went
         clearance.append(ee_clearance(env.backend, spec))
     limit = sorted(clearance)[len(clearance) // 2]  # about half the starts nearer than this
     near, counts = record_call_starts(["tidy_house"], 1, agent="tp_spa", skill="nav_to_obj", ee_within=limit)
-    assert [s.episode_id for s in near] == [s.episode_id for s, c in zip(bank, clearance) if c < limit]
+    assert [s.episode_id for s in near] == [
+        s.episode_id for s, c in zip(bank, clearance, strict=True) if c < limit
+    ]
     assert 0 < len(near) < len(bank)
     assert counts["kept"] + counts["ee_clear"] + counts["not_recreated"] == counts["calls"]
 
