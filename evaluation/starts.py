@@ -2,11 +2,11 @@
 
 Pick and place are trained from HAB's own spawns; inside a chain they start wherever the learned nav (or
 a failed earlier call) left the robot, and nav starts where pick or place left it, beside the furniture
-with objects just set down. This runs the `tp_srl` agent on HAB episodes drawn on the
-*training* layouts and writes, for every call of the skill, the episode its own task would have set up
+with objects just set down. This runs the `tp_srl` agent on HAB episodes drawn on the *training* layouts
+and writes, for every call of the skill, the episode its own task would have set up
 at that moment (robot pose and arm, objects where they lie, doors and drawers as they are; place: the
-object held, pick: nothing held, nav: its goal and whatever it holds): a file `skill.start_bank` trains the skill from (`skills/starts.py`).
-Held-out layouts are never recorded.
+object held, pick: nothing held, nav: its goal and whatever it holds): a file `skill.start_bank` trains
+the skill from (`skills/starts.py`). Held-out layouts are never recorded.
 
     python -m evaluation.starts --scenarios tidy_house,prepare_groceries,set_table --episodes 60 \
         --out docs/results/starts/place_chain_train.json
