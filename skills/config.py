@@ -111,6 +111,12 @@ class SkillConfig:
     force_end_penalty: float = 1.0
     """Force rule: penalty when a force limit ends the episode (HAB 1.0)."""
 
+    def _require_non_negative(self, *names: str, hint: str = "") -> None:
+        """Raises a ValueError naming the first of `names` whose value is negative (or NaN)."""
+        for f in names:
+            if not getattr(self, f) >= 0.0:
+                raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0{hint}")
+
     def __post_init__(self) -> None:
         if self.observations is not None:
             self.observations = tuple(self.observations)

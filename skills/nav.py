@@ -84,9 +84,7 @@ class NavConfig(BankedConfig):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for f in ("knock_dist", "knock_penalty"):
-            if not getattr(self, f) >= 0.0:
-                raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0")
+        self._require_non_negative("knock_dist", "knock_penalty")
 
 
 class NavToObjTask:

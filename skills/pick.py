@@ -48,9 +48,7 @@ class PickConfig(BankedConfig):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for f in ("arm_out_penalty", "arm_out_dist"):
-            if not getattr(self, f) >= 0.0:
-                raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0")
+        self._require_non_negative("arm_out_penalty", "arm_out_dist")
 
 
 def failure_terms(

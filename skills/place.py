@@ -76,9 +76,7 @@ class PlaceConfig(BankedConfig):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for f in ("release_speed", "settle_speed", "clear_dist"):
-            if not getattr(self, f) >= 0.0:
-                raise ValueError(f"skill.{f}: {getattr(self, f)} must be >= 0 (0: no limit)")
+        self._require_non_negative("release_speed", "settle_speed", "clear_dist", hint=" (0: no limit)")
         if not isinstance(self.settled_away, bool):
             raise ValueError(f"skill.settled_away: {self.settled_away!r} must be true or false")
 
@@ -167,11 +165,14 @@ class PlaceTask:
                 if c.settled_away:
                     terms["place"] = -1.0  # the place reward taken back: the object is not where it was put
         self.holding = holding
+        ee_goal = float(np.linalg.norm(b.ee_pos_world - self.goal))
+        # clear_dist: how much nearer than that the end effector is to the goal (0 without the rule)
+        shortfall = max(0.0, c.clear_dist - ee_goal) if c.clear_dist else 0.0
         if holding:
             gain = self.progress(dist, "obj")
             terms["dist"] = gain if dist >= c.goal_tol else 0.0
         else:
-            terms["dist"] = self.progress(ee_rest_dist(b) + self._shortfall(b), "rest")
+            terms["dist"] = self.progress(ee_rest_dist(b) + shortfall, "rest")
         # at rest: slow over a whole step in which it was free (a release takes effect at the step's end)
         settled = not c.settle_speed or (speed < c.settle_speed and not was_holding)
         success = (
@@ -180,23 +181,11 @@ class PlaceTask:
             and dist < c.goal_tol
             and ee_rest_dist(b) < c.rest_tol
             and settled
-            and not self._shortfall(b)
+            and not shortfall
         )
         if success:
             terms["success"] = 1.0
-        info = {
-            "force_new_accum": self.force.accum,
-            "ee_goal_dist": float(np.linalg.norm(b.ee_pos_world - self.goal)),
-        }
+        info = {"force_new_accum": self.force.accum, "ee_goal_dist": ee_goal}
         return TaskStep(
             terms, terminated=success or failure is not None, success=success, failure=failure, info=info
-        )
-
-    def _shortfall(self, b: SimBackend) -> float:
-        """How much nearer (m) than clear_dist the end effector is to the goal (0 without the rule)."""
-        c = self.config
-        return (
-            max(0.0, c.clear_dist - float(np.linalg.norm(b.ee_pos_world - self.goal)))
-            if c.clear_dist
-            else 0.0
         )
