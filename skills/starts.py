@@ -11,6 +11,12 @@ draws place's training episodes from such a file with probability `start_bank_pr
     python -m skills.starts --nav skills/checkpoints/nav_to_obj.pt --split train --episodes 3000 \
         --out docs/results/starts/place_nav_train.json
 
+A bank may also hold a skill's own task episodes drawn with other task fields, to weight a part of its
+distribution in training (pick from the open fridge, where the shipped pick failed most):
+
+    python -m skills.starts --task pick --set "receptacles=('fridge',)" --split train --episodes 1000 \
+        --out docs/results/starts/pick_fridge_train.json
+
 A bank only holds layouts of the split it was recorded on, and the place task refuses a bank with a
 layout outside its own split, so held-out layouts are never trained on.
 """
@@ -41,6 +47,7 @@ from tpsrl.sim.episode import (
 )
 from tpsrl.sim.task import EpisodeSource
 
+from .config import EPISODE_SOURCE_FIELDS
 from .episodes import arm_start
 from .spawn import SpawnError, articulation_disks, reachable_from_free
 from .splits import split_layouts
@@ -188,6 +195,24 @@ BANK_SKILLS = ("pick", "place", "nav_to_obj")
 """The skills a start bank can hold episodes of."""
 
 
+def task_episodes(
+    skill: str, split: str, episodes: int, seed: int = RECORD_SEED, **fields
+) -> list[EpisodeSpec]:
+    """`episodes` episodes of `skill`'s own task on `split` layouts, drawn with these task config `fields`
+    from seeds `seed + k` (as its env draws them for training or evaluation)."""
+    from .registry import make_env  # the skills' tasks import this module
+
+    env = make_env(skill, **{**fields, "split": split})
+    try:
+        out = []
+        for k in range(episodes):
+            env.reset(seed=seed + k)
+            out.append(replace(env.backend.spec, episode_id=f"{skill}-{split}-{seed + k}"))
+        return out
+    finally:
+        env.close()
+
+
 def bank_skill(spec: EpisodeSpec) -> str | None:
     """The skill whose episode `spec` is: nav_to_obj (it has a nav goal), place (it starts holding its
     target), pick (holding nothing), None (neither: no target, or another object held)."""
@@ -264,6 +289,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sample-frac", type=float, default=0.25, help="share of episodes with sampled actions"
     )
+    parser.add_argument(
+        "--task",
+        choices=BANK_SKILLS,
+        help="record this skill's own task episodes (with --set fields) instead of nav stops",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a task config field for --task (e.g. \"receptacles=('fridge',)\"), repeatable",
+    )
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
     if args.episodes < 1:
@@ -273,8 +310,12 @@ def main(argv: list[str] | None = None) -> int:
     if Path(args.out).exists():
         parser.error(f"--out: {args.out} exists; a start bank is never overwritten (choose another path)")
     split_layouts(args.split)
+    if args.set and args.task is None:
+        parser.error("--set: task fields need --task")
     single_thread_acting()
     t0 = time.perf_counter()
+    if args.task is not None:
+        return _record_task(parser, args, t0)
     try:
         bank, counts = record_nav_stops(args.nav, args.split, args.episodes, args.seed, args.sample_frac)
     except (ValueError, SpawnError) as e:
@@ -289,6 +330,33 @@ def main(argv: list[str] | None = None) -> int:
           f"{counts['not_recreated']} not re-created) "
           f"-> {args.out} in {counts['seconds']} s")  # fmt: skip
     print(json.dumps({"out": args.out, "split": args.split, "nav": args.nav, **counts}))
+    return 0
+
+
+def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: float) -> int:
+    from .evaluate import field_value  # it imports this module
+
+    fields = {}
+    for item in args.set:
+        name, eq, value = item.partition("=")
+        if not eq or not name or name in EPISODE_SOURCE_FIELDS:
+            parser.error(
+                f"--set: {item!r} is not FIELD=VALUE of a task config field (not {EPISODE_SOURCE_FIELDS})"
+            )
+        fields[name] = field_value(value)
+    try:
+        bank = task_episodes(args.task, args.split, args.episodes, args.seed, **fields)
+    except (TypeError, ValueError, SpawnError) as e:
+        parser.error(f"--task {args.task} --set {fields}: {e}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    save_episodes(args.out, bank)
+    seconds = round(time.perf_counter() - t0, 1)
+    print(f"{len(bank)} {args.task} episodes ({fields}) on {args.split} layouts -> {args.out} in {seconds} s")
+    print(
+        json.dumps(
+            {"out": args.out, "split": args.split, "task": args.task, "fields": args.set, "kept": len(bank)}
+        )
+    )
     return 0
 
 

@@ -11,7 +11,16 @@ import pytest
 from skills.evaluate import StartBankError, evaluate
 from skills.registry import make_env
 from skills.splits import HELDOUT_LAYOUTS
-from skills.starts import LIFT, BankEpisodes, load_bank, main, record_nav_stops, recreated, stop_episode
+from skills.starts import (
+    LIFT,
+    BankEpisodes,
+    load_bank,
+    main,
+    record_nav_stops,
+    recreated,
+    stop_episode,
+    task_episodes,
+)
 from tpsrl.sim.episode import PlacementError, save_episodes
 
 NAV = "skills/checkpoints/nav_to_obj.pt"
@@ -171,3 +180,22 @@ def test_a_joint_just_past_its_range_is_recreated_at_its_limit() -> None:
     assert env.backend.articulation("drawer_0") == pytest.approx(0.5, abs=1e-3)
     far = replace(spec, articulations=(("drawer_0", 0.6),))
     assert recreated(env.backend, far) is None
+
+
+def test_task_episodes_weight_a_part_of_the_task(tmp_path: Path) -> None:
+    out = tmp_path / "fridge.json"
+    args = ["--task", "pick", "--set", "receptacles=('fridge',)", "--episodes", "3", "--out", str(out)]
+    assert main(args) == 0
+    bank = load_bank(str(out), "train", "pick")
+    assert len(bank) == 3 and len({s.robot.x for s in bank}) == 3
+    for spec in bank:
+        assert spec.layout not in HELDOUT_LAYOUTS and spec.held is None
+        target = next(o for o in spec.objects if o.handle == spec.targets[0].handle)
+        assert target.receptacle == "fridge"
+    assert bank == task_episodes("pick", "train", 3, receptacles=("fridge",))  # the same draws
+    with pytest.raises(SystemExit):
+        main(args)  # never overwritten
+    with pytest.raises(SystemExit):
+        main(["--set", "receptacles=('fridge',)", "--out", str(tmp_path / "x.json")])  # fields need --task
+    with pytest.raises(SystemExit):
+        main(["--task", "pick", "--set", "start_bank=x", "--out", str(tmp_path / "y.json")])
