@@ -1,0 +1,51 @@
+"""A pick policy on its held-out episodes: outcome by the receptacle the object starts on.
+
+    python docs/results/hab/diagnostics/pick_fridge/receptacles.py skills/checkpoints/pick.pt 200 > out.jsonl
+
+One JSON line per episode (seed 1,000,000 + k, the episodes of `skills.evaluate`, unless a third argument
+gives the first seed): success, failure causes, the object's receptacle, the planar distance base ->
+object at the start, the object's height and the steps.
+"""
+
+import json
+import sys
+
+import numpy as np
+
+from skills.evaluate import EVAL_SEED, load
+from skills.registry import make_env
+from tpsrl.engine.inference import single_thread_acting
+
+
+def main(policy: str, episodes: int, seed: int = EVAL_SEED) -> None:
+    single_thread_acting()
+    skill_policy, fields = load(policy)
+    env = make_env(skill_policy.skill, **{**fields, "split": "heldout"})
+    for k in range(episodes):
+        obs, _ = env.reset(seed=seed + k)
+        b = env.backend
+        handle = b.spec.targets[0].handle
+        receptacle = next(o.receptacle for o in b.spec.objects if o.handle == handle)
+        x, y, _ = b.base_pose
+        pos = b.object_pos(handle)
+        skill_policy.reset(env)
+        done, steps = False, 0
+        while not done:
+            obs, _, terminated, truncated, info = env.step(skill_policy.act(obs, env))
+            done, steps = terminated or truncated, steps + 1
+        stats = info["episode_stats"]
+        row = {
+            "k": k,
+            "success": stats.get("success", 0.0) > 0.5,
+            "cause": [c.split("/", 1)[1] for c, v in stats.items() if c.startswith("fail/") and v > 0.5],
+            "receptacle": receptacle,
+            "d": float(np.hypot(pos[0] - x, pos[1] - y)),
+            "z": float(pos[2]),
+            "steps": steps,
+        }
+        print(json.dumps(row), flush=True)
+    env.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]), *(int(a) for a in sys.argv[3:4]))
