@@ -43,12 +43,14 @@ bench: $(BIN)/activate
 # trained nav stops (skills.starts, skill.start_bank), then 1.5M steps under the gentle-place rule (the
 # preset's default since 2026-11-26; seed 1 as shipped), then 1.0M steps with a release away from the goal
 # costing 2.0 and the chain's place starts (evaluation.starts, recorded with the first trained skills)
-# added to the bank. The no-base place stays under HAB's rule, as shipped. The place shipped since the
+# added to the bank. The place shipped since the
 # twenty-second session (an LSTM) replaces that MLP lineage's: the no-base LSTM place with base outputs added
 # (skills.warmstart --add-base, the base's log-std -1.5), 2.5M steps under HAB's rule from both banks, then
 # 1.0M under the gentle rule with a release away costing 2.0 at 1e-4 decayed to 0, then (twenty-third
 # session) 1.0M more likewise with the clearance rule (skill.clear_dist=0.25: a place ends with the gripper
-# 0.25 m from the goal), seed 5, shipped last. No-base
+# 0.25 m from the goal), seed 5, shipped last. The no-base place shipped since the twenty-fourth session
+# is its LSTM (nobase_ft) + 1.0M steps under the gentle rule with a release away costing 2.0, at 1e-4
+# decayed to 0, seed 5 (the with-base place still starts from nobase_ft, as it was trained). No-base
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md). open_drawer and close_fridge as shipped (fourteenth session) are
 # their preset runs fine-tuned (run.init_from: weights and statistics, a new optimizer) at a rate of 1e-4
@@ -97,6 +99,8 @@ train-skills: $(BIN)/activate
 	train place lstm_clear skill=place $(LSTM_PLACE) skill.drop_penalty=2.0 skill.clear_dist=0.25 "skill.start_bank='$$b,$$c'" \
 	  skill.start_bank_prob=0.5 ppo.lr=1e-4 ppo.lr_schedule=cosine run.init_from=runs/skills/place/lstm_gentle/checkpoints/latest.pt \
 	  run.seed=5 run.total_steps=1000000; \
+	train place nobase_gentle skill=place $(NOBASE) $(LSTM_PLACE) skill.drop_penalty=2.0 ppo.lr=1e-4 ppo.lr_schedule=cosine \
+	  run.init_from=runs/skills/place/nobase_ft/checkpoints/latest.pt run.seed=5 run.total_steps=1000000; \
 	train pick nobase skill=pick $(NOBASE) run.total_steps=2746368; \
 	train pick nobase_ft skill=pick $(NOBASE) run.seed=2 \
 	  ppo.lr_schedule=cosine run.init_from=runs/skills/pick/nobase/checkpoints/latest.pt run.total_steps=1000000
