@@ -172,6 +172,20 @@ def field_value(text: str) -> Any:
         return text
 
 
+def task_overrides(items: list[str]) -> dict[str, Any]:
+    """`--set FIELD=VALUE` items -> task config fields (values as `field_value` reads them); a ValueError
+    names an item that is not FIELD=VALUE or sets an episode source (`EPISODE_SOURCE_FIELDS`)."""
+    out = {}
+    for item in items:
+        field, eq, value = item.partition("=")
+        if not eq or not field or field in EPISODE_SOURCE_FIELDS:
+            raise ValueError(
+                f"{item!r} is not FIELD=VALUE of a task config field (not {EPISODE_SOURCE_FIELDS})"
+            )
+        out[field] = field_value(value)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("policy", help="a run directory, a checkpoint file, or scripted:<skill>")
@@ -201,14 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     single_thread_acting()
-    overrides = {}
-    for item in args.set:
-        field, eq, value = item.partition("=")
-        if not eq or not field or field in EPISODE_SOURCE_FIELDS:
-            parser.error(
-                f"--set: {item!r} is not FIELD=VALUE of a task config field (not {EPISODE_SOURCE_FIELDS})"
-            )
-        overrides[field] = field_value(value)
+    try:
+        overrides = task_overrides(args.set)
+    except ValueError as e:
+        parser.error(f"--set: {e}")
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
     try:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -47,7 +48,6 @@ from tpsrl.sim.episode import (
 )
 from tpsrl.sim.task import EpisodeSource
 
-from .config import EPISODE_SOURCE_FIELDS
 from .episodes import arm_start
 from .spawn import SpawnError, articulation_disks, reachable_from_free
 from .splits import split_layouts
@@ -196,7 +196,7 @@ BANK_SKILLS = ("pick", "place", "nav_to_obj")
 
 
 def task_episodes(
-    skill: str, split: str, episodes: int, seed: int = RECORD_SEED, **fields
+    skill: str, split: str, episodes: int, seed: int = RECORD_SEED, **fields: Any
 ) -> list[EpisodeSpec]:
     """`episodes` episodes of `skill`'s own task on `split` layouts, drawn with these task config `fields`
     from seeds `seed + k` (as its env draws them for training or evaluation)."""
@@ -334,16 +334,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: float) -> int:
-    from .evaluate import field_value  # it imports this module
+    from .evaluate import task_overrides  # it imports this module
 
-    fields = {}
-    for item in args.set:
-        name, eq, value = item.partition("=")
-        if not eq or not name or name in EPISODE_SOURCE_FIELDS:
-            parser.error(
-                f"--set: {item!r} is not FIELD=VALUE of a task config field (not {EPISODE_SOURCE_FIELDS})"
-            )
-        fields[name] = field_value(value)
+    try:
+        fields = task_overrides(args.set)
+    except ValueError as e:
+        parser.error(f"--set: {e}")
     try:
         bank = task_episodes(args.task, args.split, args.episodes, args.seed, **fields)
     except (TypeError, ValueError, SpawnError) as e:
