@@ -104,6 +104,11 @@ def load(policy: str, sample: bool = False) -> tuple[SkillPolicy, dict[str, Any]
     return learned, task_fields(learned.config)
 
 
+def failure_causes(stats: dict[str, float]) -> list[str]:
+    """The causes an episode ended on, from its `episode_stats` (its `fail/<cause>` entries set)."""
+    return [k.split("/", 1)[1] for k, v in stats.items() if k.startswith("fail/") and v > 0.5]
+
+
 def evaluate(
     policy: str,
     episodes: int,
@@ -146,7 +151,7 @@ def evaluate(
             total, n, done = total + float(reward), n + 1, terminated or truncated
         stats = info["episode_stats"]
         outcomes.append(stats.get("success", 0.0) > 0.5)
-        causes.update(k.split("/", 1)[1] for k, v in stats.items() if k.startswith("fail/") and v > 0.5)
+        causes.update(failure_causes(stats))
         steps.append(n)
         returns.append(total)
     env.close()

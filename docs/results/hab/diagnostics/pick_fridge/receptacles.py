@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from skills.evaluate import EVAL_SEED, load
+from skills.evaluate import EVAL_SEED, failure_causes, load
 from skills.registry import make_env
 from tpsrl.engine.inference import single_thread_acting
 
@@ -37,7 +37,7 @@ def main(policy: str, episodes: int, seed: int = EVAL_SEED) -> None:
         row = {
             "k": k,
             "success": stats.get("success", 0.0) > 0.5,
-            "cause": [c.split("/", 1)[1] for c, v in stats.items() if c.startswith("fail/") and v > 0.5],
+            "cause": failure_causes(stats),
             "receptacle": receptacle,
             "d": float(np.hypot(pos[0] - x, pos[1] - y)),
             "z": float(pos[2]),

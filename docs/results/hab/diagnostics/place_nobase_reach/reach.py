@@ -2,6 +2,9 @@
 
     python docs/results/hab/diagnostics/place_nobase_reach/reach.py skills/checkpoints/place_nobase.pt 200 > out.jsonl
 
+`shipped_place_nobase_200.jsonl` is the no-base place shipped until the twenty-fourth session
+(`git show 198771a:skills/checkpoints/place_nobase.pt`).
+
 One JSON line per episode (seed 1,000,000 + k, the episodes of `skills.evaluate`): success, failure causes,
 the planar distance base -> goal `d` at the start, the goal's height `z`, `reach` = `skills.spawn.reach_xy(z)`
 (the suction cup's measured reach; the held object hangs below the cup, so a goal a little beyond it can
@@ -13,7 +16,7 @@ import sys
 
 import numpy as np
 
-from skills.evaluate import EVAL_SEED, load
+from skills.evaluate import EVAL_SEED, failure_causes, load
 from skills.registry import make_env
 from skills.spawn import reach_xy
 from tpsrl.engine.inference import single_thread_acting
@@ -39,7 +42,7 @@ def main(policy: str, episodes: int) -> None:
         row = {
             "k": k,
             "success": stats.get("success", 0.0) > 0.5,
-            "cause": [c.split("/", 1)[1] for c, v in stats.items() if c.startswith("fail/") and v > 0.5],
+            "cause": failure_causes(stats),
             "d": float(np.hypot(goal[0] - x, goal[1] - y)),
             "z": float(goal[2]),
             "reach": reach_xy(float(goal[2])),
