@@ -34,6 +34,7 @@ class SkillConfig:
         "near_furniture_prob": 0.0,
         "odometry": False,
         "path_compass": False,
+        "contact": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
     }
@@ -55,6 +56,9 @@ class SkillConfig:
     path_compass: bool = False
     """Adds goal_path_compass (distance and direction along the shortest path over the free floor to the
     goal, not a HAB sensor) to the observations (docs/skills.md)."""
+    contact: bool = False
+    """Adds arm_contact_force (log(1 + the arm's contact force in N), not a HAB sensor) to the observations:
+    what tells a state-only policy that its arm brushes something (docs/skills.md)."""
     grip_init_mean: float = 0.0
     """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
@@ -70,7 +74,7 @@ class SkillConfig:
     nav's joint standard deviations: 0.02-0.14 rad), so such a start is far outside what it has seen."""
     observations: tuple[str, ...] | None = None
     """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0, and the
-    sensors odometry and path_compass add)."""
+    sensors odometry, path_compass and contact add)."""
     max_steps: int = 300
     """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
     clutter: tuple[int, int] = (0, 5)
@@ -205,7 +209,8 @@ def task_fields(cfg: SkillConfig) -> dict[str, Any]:
 def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:
     """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
     extra = tuple(name for name, on in (("head_depth", cfg.depth), ("base_odometry", cfg.odometry),
-                                        ("goal_path_compass", cfg.path_compass)) if on)  # fmt: skip
+                                        ("goal_path_compass", cfg.path_compass),
+                                        ("arm_contact_force", cfg.contact)) if on)  # fmt: skip
     obs = cfg.observations or (observations + extra)
     depth = (
         DepthSettings(mode="raycast", height=cfg.depth, width=cfg.depth)

@@ -37,7 +37,7 @@ zero columns: the heads read the LSTM).
 
 `--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
 `base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
-shortest path to the goal) to the observations, its input weights 0, so the written policy acts as the
+shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force)) to the observations, its input weights 0, so the written policy acts as the
 source did until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into
 furniture (mostly a table's footprint, driving straight at a goal behind it) for the rest of the
 episode: an MLP has no memory and its other observations stop changing when the base is blocked, so its
@@ -307,7 +307,11 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
                   model=model, spaces=spaces, config={"policy": asdict(pcfg)})  # fmt: skip
 
 
-SENSOR_FIELDS = {"base_odometry": "odometry", "goal_path_compass": "path_compass"}
+SENSOR_FIELDS = {
+    "base_odometry": "odometry",
+    "goal_path_compass": "path_compass",
+    "arm_contact_force": "contact",
+}
 """Sensors `--add-sensor` adds -> the skill config field that turns each on."""
 
 

@@ -11,6 +11,7 @@ from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.episode import EpisodeSpec, RobotStart
 from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.depth import camera_rays
+from tpsrl.sim.sensors import SENSORS
 
 
 def _gl_ok() -> bool:
@@ -94,6 +95,23 @@ def test_driving_into_a_wall_gives_force_and_slides() -> None:
     assert x > 0.25  # stopped by the wall (base radius ~0.3 m), not through it
     assert y > 4.6  # slid along the wall instead of sticking
     assert abs(yaw - math.radians(135)) < math.radians(10)  # frictionless base contact: no twist
+
+
+def test_the_arm_contact_sensor_reads_the_force_rules_arm_force() -> None:
+    # Not a HAB sensor (skill.contact): log(1 + the arm's contact force), what the force rule counts.
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.radians(135))))
+    read = SENSORS["arm_contact_force"].read
+    assert read(sim, None).tolist() == [0.0]  # at rest in free space: nothing touches the arm
+    readings = []
+    for _ in range(45):
+        sim.step(None, None, np.array([0.6, 0.0]))  # into the west wall, arm first
+        value = read(sim, None)
+        assert value.shape == (1,) and value.dtype == np.float32
+        assert value[0] == pytest.approx(math.log1p(sim.arm_force), rel=1e-5)
+        readings.append(float(value[0]))
+    assert max(readings) > math.log1p(20.0)  # more than the force rule's min_force
+    sim.close()
 
 
 def test_backing_into_a_wall_is_base_force_not_arm_force() -> None:

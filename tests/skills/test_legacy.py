@@ -29,6 +29,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "near_furniture_prob": 0.0,
         "odometry": False,
         "path_compass": False,
+        "contact": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
         "start_bank": "",

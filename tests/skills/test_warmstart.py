@@ -3,6 +3,7 @@ added depth or sensors, a renamed or dropped sensor."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from pathlib import Path
 
@@ -176,6 +177,7 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path, skill: str)
         ("nav_to_obj", "base_odometry", "odometry"),
         ("pick", "goal_path_compass", "path_compass"),
         ("pick_lstm", "goal_path_compass", "path_compass"),
+        ("pick_lstm", "arm_contact_force", "contact"),
     ],
 )
 def test_with_sensor_acts_as_the_source_until_trained(
@@ -190,7 +192,7 @@ def test_with_sensor_acts_as_the_source_until_trained(
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
     obs_space = data["spaces"]["observation"]["dict"]
-    assert obs_space[sensor]["shape"] == [3 if sensor == "base_odometry" else 2]
+    assert obs_space[sensor]["shape"] == [{"base_odometry": 3, "arm_contact_force": 1}.get(sensor, 2)]
     # The vector inputs are concatenated in sorted key order: the new sensor's columns start at 0, the
     # source's keep their weights at their new offsets.
     keys = sorted(k for k, v in obs_space.items() if len(v["shape"]) == 1)
@@ -222,7 +224,10 @@ def test_with_sensor_acts_as_the_source_until_trained(
         assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
         obs_p, *_ = plain.step(a)
         obs_s, *_ = sensing.step(a)
-    assert np.abs(obs_s[sensor]).max() > 0.1  # it reads something
+    if sensor == "arm_contact_force":  # (nothing need touch the arm in 15 steps: it reads the simulator's)
+        assert obs_s[sensor][0] == pytest.approx(math.log1p(sensing.backend.arm_force), rel=1e-5)
+    else:
+        assert np.abs(obs_s[sensor]).max() > 0.1  # it reads something
     plain.close()
     sensing.close()
     with pytest.raises(WarmStartError, match="already observes"):

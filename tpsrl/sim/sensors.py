@@ -175,6 +175,13 @@ SENSORS: dict[str, Sensor] = {
     # free floor to the nav goal, as goal_to_agent_gps_compass gives them along the straight line. An MLP
     # nav facing its goal behind a table drives at it (no memory of having tried); docs/skills.md.
     "goal_path_compass": Sensor(lambda n, hw: (2,), -math.inf, math.inf, _path),
+    # Not a HAB sensor: log(1 + the arm's contact force in N), what the skills' force rule counts (shoulder
+    # to gripper). Without it a state-only policy cannot tell that its arm brushes a wall it cannot see, and
+    # the shipped pick's force failures were repeated brushes, not one hit (docs/skills.md). A real Fetch
+    # reads its joints' efforts; this is the simulator's ground truth for the same thing.
+    "arm_contact_force": Sensor(
+        lambda n, hw: (1,), 0.0, math.inf, lambda b, c: np.array([math.log1p(b.arm_force)], dtype=np.float32)
+    ),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
     "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),
