@@ -58,7 +58,8 @@ class SkillConfig:
     goal, not a HAB sensor) to the observations (docs/skills.md)."""
     contact: bool = False
     """Adds arm_contact_force (log(1 + the arm's contact force in N), not a HAB sensor) to the observations:
-    what tells a state-only policy that its arm brushes something (docs/skills.md)."""
+    what tells a state-only policy that its arm brushes something. It did not lower pick's force failures
+    (docs/results.md, twenty-sixth session); no shipped skill reads it."""
     grip_init_mean: float = 0.0
     """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
