@@ -38,10 +38,10 @@ zero columns: the heads read the LSTM).
 `--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
 `base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
 shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force)) to the observations,
-its input weights 0, so the written policy acts as the source did until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into
-furniture (mostly a table's footprint, driving straight at a goal behind it) for the rest of the
-episode: an MLP has no memory and its other observations stop changing when the base is blocked, so its
-mean action repeats forever. Any skill with base movement, nav included; MLP and LSTM policies (the
+its input weights 0, so the written policy acts as the source did until trained. Why: 40 of the shipped
+nav's 45 held-out failures were the base pressed into furniture (mostly a table's footprint, driving
+straight at a goal behind it) for the rest of the episode: an MLP has no memory and its other
+observations stop changing when the base is blocked, so its mean action repeats forever. Any skill with base movement, nav included; MLP and LSTM policies (the
 shipped pick is an LSTM; given the path compass and fine-tuned from starts up to 8 m away it did not pick
 more from there: docs/results.md, nineteenth session).
 
