@@ -41,9 +41,10 @@ shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force)
 its input weights 0, so the written policy acts as the source did until trained. Why: 40 of the shipped
 nav's 45 held-out failures were the base pressed into furniture (mostly a table's footprint, driving
 straight at a goal behind it) for the rest of the episode: an MLP has no memory and its other
-observations stop changing when the base is blocked, so its mean action repeats forever. Any skill with base movement, nav included; MLP and LSTM policies (the
-shipped pick is an LSTM; given the path compass and fine-tuned from starts up to 8 m away it did not pick
-more from there: docs/results.md, nineteenth session).
+observations stop changing when the base is blocked, so its mean action repeats forever. Any skill
+with base movement, nav included; MLP and LSTM policies (the shipped pick is an LSTM; given the path
+compass and fine-tuned from starts up to 8 m away it did not pick more from there, nor given the arm
+contact sensor: docs/results.md, nineteenth and twenty-sixth sessions).
 
 `--rename-sensor OLD:NEW` keeps everything and reads the sensor NEW (same shape) where the policy read
 OLD, with OLD's normaliser statistics and weights: the shipped nav is the nav trained on `joint` reading
