@@ -1,6 +1,6 @@
 """NoNav's single-attempt first pick pooled over seeds, each pick against the first, episode by episode.
 
-    python docs/results/hab/single_attempt/nonav_1000/pooled.py docs/results/hab/single_attempt/nonav_1000/{shipped_pick,pick_depth_lstm_far,pick_lstm8m_ft}
+    python docs/results/hab/single_attempt/nonav_1000/pooled.py docs/results/hab/single_attempt/nonav_1000/{shipped_pick,pick_depth_lstm_far,pick_lstm8m_ft,pick_depth_near,pick_envs32}
 
 Each folder holds `seed<k>/results.jsonl` of `tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100
 seed=<k> processes=1 chain.max_replans=0 chain.sample_retries=false chain.reapproach_retries=false
@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 import sys
-from math import comb
 from pathlib import Path
 
-from skills.evaluate import wilson_interval
+from skills.evaluate import mcnemar, wilson_interval
 
 
 def first_picks(folder: Path) -> dict[str, bool]:
@@ -28,11 +27,6 @@ def first_picks(folder: Path) -> dict[str, bool]:
     return out
 
 
-def mcnemar_p(b: int, c: int) -> float:
-    n = b + c
-    return min(1.0, 2 * sum(comb(n, i) for i in range(min(b, c) + 1)) / 2**n) if n else 1.0
-
-
 def main(folders: list[str]) -> None:
     base = first_picks(Path(folders[0]))
     for folder in folders:
@@ -43,9 +37,9 @@ def main(folders: list[str]) -> None:
         lo, hi = wilson_interval(k, n)
         line = f"{folder}: first pick {k} of {n}, {100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
         if folder != folders[0]:
-            gained = sum(runs[e] and not base[e] for e in base)
-            lost = sum(base[e] and not runs[e] for e in base)
-            line += f"; against the first: {gained} / {lost}, p {mcnemar_p(gained, lost):.2g}"
+            episodes = sorted(base)
+            gained, lost, p = mcnemar([runs[e] for e in episodes], [base[e] for e in episodes])
+            line += f"; against the first: {gained} / {lost}, p {p:.2g}"
         print(line)
 
 
