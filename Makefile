@@ -54,10 +54,13 @@ bench: $(BIN)/activate
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md). open_drawer and close_fridge as shipped (fourteenth session) are
 # their preset runs fine-tuned (run.init_from: weights and statistics, a new optimizer) at a rate of 1e-4
-# decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2. The pick as shipped (fifteenth session, an LSTM):
-# its preset's 4.0M steps, then 1.0M more at the preset's rate decayed to 0 by a cosine, seed 2.
+# decayed to 0 by a cosine, 1.5M and 1.0M steps, seed 2. The pick as shipped (twenty-eighth session, an
+# LSTM): its preset alone, seed 0 (32 envs, 5.0M steps, the rate decayed to 0 over the last 1.0M). The
+# no-base pick keeps the earlier preset it was trained with: 16 envs, a constant rate, then a second run
+# decayed from its start (PICK16).
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
 NOBASE := skill.base_movement=false skill.spawn_max_dist=1.0
+PICK16 := engine.num_envs=16 ppo.lr_decay_start=0.0
 LSTM_PLACE := policy=cpu ppo.epochs=2 ppo.num_minibatches=2 ppo.max_sequence_length=32 skill.grip_init_mean=2.0
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
@@ -73,8 +76,6 @@ train-skills: $(BIN)/activate
 	  run.init_from=runs/skills/open_drawer/base/checkpoints/latest.pt run.total_steps=1500000; \
 	train close_fridge ft skill=close_fridge run.seed=2 ppo.lr=1e-4 \
 	  run.init_from=runs/skills/close_fridge/base/checkpoints/latest.pt run.total_steps=1000000; \
-	train pick ft skill=pick run.seed=2 ppo.lr_schedule=cosine \
-	  run.init_from=runs/skills/pick/base/checkpoints/latest.pt run.total_steps=1000000; \
 	c=runs/skills/place/chain_starts_train.json; \
 	test -f $$c || $(BIN)/python -m evaluation.starts --episodes 80 --out $$c; \
 	b=runs/skills/place/nav_stops_train.json; \
@@ -101,8 +102,8 @@ train-skills: $(BIN)/activate
 	  run.seed=5 run.total_steps=1000000; \
 	train place nobase_gentle skill=place $(NOBASE) $(LSTM_PLACE) skill.drop_penalty=2.0 ppo.lr=1e-4 ppo.lr_schedule=cosine \
 	  run.init_from=runs/skills/place/nobase_ft/checkpoints/latest.pt run.seed=5 run.total_steps=1000000; \
-	train pick nobase skill=pick $(NOBASE) run.total_steps=2746368; \
-	train pick nobase_ft skill=pick $(NOBASE) run.seed=2 \
+	train pick nobase skill=pick $(NOBASE) $(PICK16) ppo.lr_schedule=constant run.total_steps=2746368; \
+	train pick nobase_ft skill=pick $(NOBASE) $(PICK16) run.seed=2 \
 	  ppo.lr_schedule=cosine run.init_from=runs/skills/pick/nobase/checkpoints/latest.pt run.total_steps=1000000
 
 # Regenerates the skill table and curves, and the HAB study, from the shipped checkpoints (learned
