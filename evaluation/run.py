@@ -214,9 +214,15 @@ def prepare(cfg: EvalConfig) -> tuple[SkillSources, int]:
 
 def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     """Run (or resume) the evaluation; returns the final JSON record and the run directory."""
-    # Fail fast on missing or wrong checkpoints, before a run directory or any process exists.
-    _, depth = prepare(cfg)
-    run_dir = run_directory(cfg)
+    # Fail fast on missing or wrong checkpoints, before a run directory or any process exists. A resumed
+    # run with every episode finished runs nothing, so it reads back without the checkpoints it ran with
+    # (a table regenerated from the runs kept in docs/, on a machine that never had their run dirs).
+    resumed = run_directory(cfg) if cfg.resume else None
+    if resumed is not None and finished_results(resumed).keys() >= set(range(cfg.episodes)):
+        depth = cfg.chain.depth
+    else:
+        _, depth = prepare(cfg)
+    run_dir = resumed or run_directory(cfg)
     worker_cfg = replace(cfg, chain=replace(cfg.chain, depth=depth))  # the run dir records what was asked
     episodes = _episodes(cfg, run_dir)
     finished = finished_results(run_dir)
@@ -239,7 +245,8 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     )  # Ctrl-C stops the run, also when started in the background
     try:
         if procs == 1 or len(todo) <= 1:
-            _init_worker(worker_cfg, str(run_dir))
+            if todo:  # a finished run builds no skills: the checkpoints it ran with may be gone
+                _init_worker(worker_cfg, str(run_dir))
             signal.signal(signal.SIGINT, signal.default_int_handler)
             for i, spec in todo:
                 sink(EpisodeResult.from_dict(_run_episode(i, spec.to_json())))

@@ -62,6 +62,28 @@ def test_resume_keeps_the_chain_settings_of_the_finished_episodes(tmp_path, monk
     assert record["episodes"] == 3
 
 
+def test_a_finished_run_reads_back_without_the_checkpoints_it_ran_with(tmp_path, monkeypatch):
+    """The HAB table is regenerated from the runs kept in docs/ (`tpsrl-eval-study reuse=...`): a run whose
+    episodes are all finished needs none of its checkpoints, which may have lived in a run dir that is gone;
+    one with an episode left to run still refuses to start without them."""
+    import shutil
+
+    from evaluation.policies import MissingCheckpointError
+
+    monkeypatch.setattr(run, "_run_episode", lambda index, spec_json: _fake_result(index))
+    monkeypatch.setattr(run, "_init_worker", lambda cfg, d: None)
+    pick = tmp_path / "gone" / "pick.pt"
+    pick.parent.mkdir()
+    shutil.copy(Path(run.__file__).parents[1] / "skills" / "checkpoints" / "pick.pt", pick)
+    learned = ["agent=tp_srl_nonav", f"checkpoints=pick:{pick}"]
+    _, run_dir = run.evaluate(parse_overrides([*_args(tmp_path, 2), *learned]))
+    shutil.rmtree(pick.parent)
+    record, again = run.evaluate(parse_overrides([*_args(tmp_path, 2), *learned, f"resume={run_dir}"]))
+    assert again == run_dir and record["episodes"] == 2 and record["env_steps_run"] == 0
+    with pytest.raises(MissingCheckpointError, match="pick"):
+        run.evaluate(parse_overrides([*_args(tmp_path, 3), *learned, f"resume={run_dir}"]))
+
+
 def _args(tmp_path, n):
     return [f"episodes={n}", "processes=1", f"out_dir={tmp_path}", "progress=false"]
 
