@@ -70,8 +70,7 @@ def test_a_finished_run_reads_back_without_the_checkpoints_it_ran_with(tmp_path,
 
     from evaluation.policies import MissingCheckpointError
 
-    monkeypatch.setattr(run, "_run_episode", lambda index, spec_json: _fake_result(index))
-    monkeypatch.setattr(run, "_init_worker", lambda cfg, d: None)
+    monkeypatch.setattr(run, "_run_episode", lambda index, spec_json: _fake_result(index))  # skills built
     pick = tmp_path / "gone" / "pick.pt"
     pick.parent.mkdir()
     shutil.copy(Path(run.__file__).parents[1] / "skills" / "checkpoints" / "pick.pt", pick)
