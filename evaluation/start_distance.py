@@ -1,0 +1,127 @@
+"""A run's first stage by how far the robot starts from its object: where emergent navigation gives out.
+
+    python -m evaluation.start_distance docs/results/hab/single_attempt/nonav_fresh/pick_envs32/seed1*
+    python -m evaluation.start_distance <run dir> ... --bins 0,2,4,8 --json
+
+Pick skills are trained from starts within 2 m of their object (HAB's spawn); in NoNav (`agent=tp_srl_nonav`)
+the first pick starts wherever the episode does, often much further. For every episode of the given
+`tpsrl-eval` run directories (pooled: name a sweep's seeds together) this takes the planar distance from the
+robot's start to the episode's first target object and prints the first stage's success per distance bin,
+with 95% Wilson intervals. The episode set is the run's own file (`<scenario>_<n>_seed<k>.json` or its
+`episodes_file`), or, where only `config.json` and `results.jsonl` were kept, the same set generated again
+from the run's scenario, episode count and seed (it is deterministic; nothing is written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from evaluation.episodes import generate_episodes
+from evaluation.run import finished_results
+from skills.evaluate import wilson_interval
+from tpsrl.sim.episode import EpisodeSpec, load_episodes
+
+DEFAULT_BINS = (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+
+
+class StartDistanceError(ValueError):
+    """A run directory without results or episode set, or bins that are not increasing."""
+
+
+def _episodes(run_dir: Path) -> list[EpisodeSpec]:
+    try:
+        cfg = json.loads((run_dir / "config.json").read_text())
+    except (OSError, ValueError):
+        raise StartDistanceError(
+            f"{run_dir}: no readable config.json (not a tpsrl-eval run directory?)"
+        ) from None
+    own = run_dir / f"{cfg['scenario']}_{cfg['episodes']}_seed{cfg['seed']}.json"
+    if own.is_file():
+        return load_episodes(own)
+    if cfg.get("episodes_file"):
+        if not Path(cfg["episodes_file"]).is_file():
+            raise StartDistanceError(f"{run_dir}: its episodes_file {cfg['episodes_file']} is missing")
+        return load_episodes(cfg["episodes_file"])
+    return generate_episodes(cfg["scenario"], cfg["episodes"], cfg["seed"])
+
+
+def start_distance(spec: EpisodeSpec) -> float:
+    """Planar distance (m) from the robot's start to the episode's first target object."""
+    handle = spec.targets[0].handle
+    obj = next(o for o in spec.objects if o.handle == handle)
+    return math.hypot(obj.pos[0] - spec.robot.x, obj.pos[1] - spec.robot.y)
+
+
+def first_stage(run_dirs: list[Path]) -> list[tuple[float, bool]]:
+    """(start distance, first stage reached) for every finished episode of the runs."""
+    out = []
+    for d in run_dirs:
+        if not (d / "results.jsonl").is_file():
+            raise StartDistanceError(f"{d}: no results.jsonl (not a tpsrl-eval run directory?)")
+        results = finished_results(d)
+        if not results:
+            raise StartDistanceError(f"{d}: no finished episode in results.jsonl")
+        specs = _episodes(d)
+        for i, r in sorted(results.items()):
+            if i >= len(specs) or specs[i].episode_id != r.episode_id:
+                raise StartDistanceError(f"{d}: episode {i} ({r.episode_id}) is not in the run's episode set")
+            out.append((start_distance(specs[i]), bool(r.stage_success[0])))
+    return out
+
+
+def by_distance(
+    pairs: list[tuple[float, bool]], edges: tuple[float, ...] = DEFAULT_BINS
+) -> list[dict[str, Any]]:
+    """Success per bin [edges[k], edges[k + 1]) (the last bin open above), with a 95% Wilson interval."""
+    if not edges or any(b <= a for a, b in zip(edges, edges[1:], strict=False)) or edges[0] < 0:
+        raise StartDistanceError(f"bins: {list(edges)} must be increasing distances >= 0")
+    rows = []
+    for k, lo in enumerate(edges):
+        hi = edges[k + 1] if k + 1 < len(edges) else math.inf
+        hits = [ok for d, ok in pairs if lo <= d < hi]
+        n, s = len(hits), sum(hits)
+        ci = wilson_interval(s, n) if n else (0.0, 0.0)
+        rows.append(
+            {"from_m": lo, "to_m": hi, "episodes": n, "success": s / n if n else None, "ci": list(ci)}
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m evaluation.start_distance", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("runs", nargs="+", help="tpsrl-eval run directories (pooled)")
+    parser.add_argument("--bins", default=",".join(f"{b:g}" for b in DEFAULT_BINS),
+                        help="bin edges in metres, comma-separated (the last bin is open above)")  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
+    args = parser.parse_args(argv)
+    try:
+        edges = tuple(float(x) for x in args.bins.split(","))
+    except ValueError:
+        parser.error(f"--bins: {args.bins!r} is not a comma-separated list of numbers")
+    try:
+        pairs = first_stage([Path(r) for r in args.runs])
+        rows = by_distance(pairs, edges)
+    except StartDistanceError as e:
+        parser.error(str(e))
+    total = sum(ok for _, ok in pairs)
+    print(f"first stage from the robot's start, {len(pairs)} episodes of {len(args.runs)} run(s): "
+          f"{total} reached ({total / len(pairs):.1%})")  # fmt: skip
+    print(f"{'start distance (m)':>20}  {'episodes':>8}  {'success (95% CI)':>22}")
+    for r in rows:
+        span = f"{r['from_m']:g}+" if math.isinf(r["to_m"]) else f"{r['from_m']:g}-{r['to_m']:g}"
+        rate = "-" if r["success"] is None else f"{r['success']:.0%} [{r['ci'][0]:.0%}, {r['ci'][1]:.0%}]"
+        print(f"{span:>20}  {r['episodes']:>8}  {rate:>22}")
+    if args.json:
+        print(json.dumps({"episodes": len(pairs), "reached": total,
+                          "bins": [{**r, "to_m": None if math.isinf(r["to_m"]) else r["to_m"]} for r in rows]}))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
