@@ -3,9 +3,10 @@
     python docs/results/hab/single_attempt/nonav_1000/pooled.py docs/results/hab/single_attempt/nonav_1000/{pick_16envs,pick_depth_lstm_far,pick_lstm8m_ft,pick_depth_near,pick_envs32,pick_envs32_s1,pick_envs32_s2,pick_16envs_s1}
     python docs/results/hab/single_attempt/nonav_1000/pooled.py docs/results/hab/single_attempt/nonav_fresh/{pick_16envs,pick_envs32,pick_16envs_sampled,pick_envs32_sampled}
 
-`pick_16envs` is the pick shipped from 2026-11-26 to 2026-12-02 (16 envs per rollout), `pick_envs32` the one
-shipped since (32), `_s1`, `_s2` other training seeds; the 32-env pick was chosen on seeds 0-9 (`nonav_1000/`) among the others there; `nonav_fresh/` holds seeds
-10-19, run after the choice (`*_sampled`: with `chain.sample=true`, actions sampled as habitat-baselines evaluates).
+`pick_16envs` is the pick shipped from 2026-11-26 to 2026-12-02 (16 envs per rollout), `pick_envs32` the
+one shipped since (32); `_s1`, `_s2` are other training seeds. The 32-env pick was chosen on seeds 0-9
+(`nonav_1000/`) among the others there; `nonav_fresh/` holds seeds 10-19, run after the choice
+(`*_sampled`: with `chain.sample=true`, actions sampled as habitat-baselines evaluates).
 
 Each folder holds `seed<k>/results.jsonl` of `tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100
 seed=<k> processes=1 chain.max_replans=0 chain.sample_retries=false chain.reapproach_retries=false
