@@ -7,9 +7,10 @@ Pick skills are trained from starts within 2 m of their object (HAB's spawn); in
 the first pick starts wherever the episode does, often much further. For every episode of the given
 `tpsrl-eval` run directories (pooled: name a sweep's seeds together) this takes the planar distance from the
 robot's start to the episode's first target object and prints the first stage's success per distance bin,
-with 95% Wilson intervals. The episode set is the run's own file (`<scenario>_<n>_seed<k>.json` or its
-`episodes_file`), or, where only `config.json` and `results.jsonl` were kept, the same set generated again
-from the run's scenario, episode count and seed (it is deterministic; nothing is written).
+with 95% Wilson intervals (Set Table's first stage opens the drawer that holds that object). The episode
+set is the run's own file (`<scenario>_<n>_seed<k>.json` or its `episodes_file`), or, where only
+`config.json` and `results.jsonl` were kept, the same set generated again from the run's scenario, episode
+count and seed (it is deterministic; nothing is written).
 """
 
 from __future__ import annotations
