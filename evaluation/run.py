@@ -117,13 +117,22 @@ def _needed(cfg: EvalConfig) -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------------------------------ run dir
+def saved_config(run_dir: str | Path) -> dict[str, Any]:
+    """The `config.json` a `tpsrl-eval` run directory was started with (RunDirError if it has none)."""
+    try:
+        return json.loads((Path(run_dir) / "config.json").read_text())
+    except (OSError, ValueError):
+        raise RunDirError(f"{run_dir} is not a tpsrl-eval run directory (no readable config.json)") from None
+
+
 def run_directory(cfg: EvalConfig) -> Path:
     """A fresh run directory (`<out_dir>/<scenario>-<agent>-NNNN`), or the resume one after checking it."""
     if cfg.resume:
         d = Path(cfg.resume)
-        if not (d / "config.json").exists():
-            raise RunDirError(f"resume: {d} is not an evaluation run directory (no config.json)")
-        saved = json.loads((d / "config.json").read_text())
+        try:
+            saved = saved_config(d)
+        except RunDirError as e:
+            raise RunDirError(f"resume: {e}") from None
         for key in ("scenario", "agent", "seed", "episodes_file", "scripted", "checkpoints"):
             if saved.get(key) != getattr(cfg, key):
                 raise RunDirError(
@@ -218,14 +227,14 @@ def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:
     # run with every episode finished runs nothing, so it reads back without the checkpoints it ran with
     # (a table regenerated from the runs kept in docs/, on a machine that never had their run dirs).
     resumed = run_directory(cfg) if cfg.resume else None
-    if resumed is not None and finished_results(resumed).keys() >= set(range(cfg.episodes)):
+    finished = finished_results(resumed) if resumed is not None else {}
+    if resumed is not None and finished.keys() >= set(range(cfg.episodes)):
         depth = cfg.chain.depth
     else:
         _, depth = prepare(cfg)
     run_dir = resumed or run_directory(cfg)
     worker_cfg = replace(cfg, chain=replace(cfg.chain, depth=depth))  # the run dir records what was asked
     episodes = _episodes(cfg, run_dir)
-    finished = finished_results(run_dir)
     todo = [(i, s) for i, s in enumerate(episodes) if i not in finished]
     procs = cfg.processes or os.cpu_count() or 1
     progress = _Progress(len(episodes), list(finished.values()), cfg.progress)

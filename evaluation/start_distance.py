@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.episodes import generate_episodes
-from evaluation.run import finished_results
+from evaluation.run import RunDirError, finished_results, saved_config
 from skills.evaluate import wilson_interval
 from tpsrl.sim.episode import EpisodeSpec, load_episodes
 
@@ -35,11 +35,9 @@ class StartDistanceError(ValueError):
 
 def _episodes(run_dir: Path) -> list[EpisodeSpec]:
     try:
-        cfg = json.loads((run_dir / "config.json").read_text())
-    except (OSError, ValueError):
-        raise StartDistanceError(
-            f"{run_dir}: no readable config.json (not a tpsrl-eval run directory?)"
-        ) from None
+        cfg = saved_config(run_dir)
+    except RunDirError as e:
+        raise StartDistanceError(str(e)) from None
     own = run_dir / f"{cfg['scenario']}_{cfg['episodes']}_seed{cfg['seed']}.json"
     if own.is_file():
         return load_episodes(own)

@@ -28,7 +28,7 @@ from evaluation.config import ConfigError, EvalConfig
 from evaluation.episodes import scenario_names
 from evaluation.plot import plot_stages
 from evaluation.policies import AGENTS, DOMAIN_SKILLS, MissingCheckpointError
-from evaluation.run import SCENARIO_SKILLS, evaluate
+from evaluation.run import SCENARIO_SKILLS, RunDirError, evaluate, saved_config
 from tpsrl.engine.inference import single_thread_acting
 
 __all__ = ["StudyConfig", "main", "markdown_table", "run_study"]
@@ -104,11 +104,9 @@ def _reused(cfg: StudyConfig) -> dict[tuple[str, str], tuple[Path, dict[str, Any
     out: dict[tuple[str, str], tuple[Path, dict[str, Any]]] = {}
     for d in (Path(x.strip()) for x in cfg.reuse.split(",") if x.strip()):
         try:
-            saved = json.loads((d / "config.json").read_text())
-        except (OSError, ValueError):
-            raise ConfigError(
-                f"reuse: {d} is not a tpsrl-eval run directory (no readable config.json)"
-            ) from None
+            saved = saved_config(d)
+        except RunDirError as e:
+            raise ConfigError(f"reuse: {e}") from None
         key = (saved["scenario"], saved["agent"])
         if key in out:
             raise ConfigError(f"reuse: {out[key][0]} and {d} are both {key[0]} / {key[1]}")
