@@ -35,6 +35,7 @@ class SkillConfig:
         "odometry": False,
         "path_compass": False,
         "contact": False,
+        "ranges": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
     }
@@ -60,6 +61,9 @@ class SkillConfig:
     """Adds arm_contact_force (log(1 + the arm's contact force in N), not a HAB sensor) to the observations:
     what tells a state-only policy that its arm brushes something. It did not lower pick's force failures
     (docs/results.md, twenty-sixth session); no shipped skill reads it."""
+    ranges: bool = False
+    """Adds base_ranges (horizontal distances to walls and furniture around the base at two heights, a planar
+    lidar's readings, not a HAB sensor) to the observations (docs/skills.md)."""
     grip_init_mean: float = 0.0
     """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
@@ -211,7 +215,8 @@ def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[s
     """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
     extra = tuple(name for name, on in (("head_depth", cfg.depth), ("base_odometry", cfg.odometry),
                                         ("goal_path_compass", cfg.path_compass),
-                                        ("arm_contact_force", cfg.contact)) if on)  # fmt: skip
+                                        ("arm_contact_force", cfg.contact),
+                                        ("base_ranges", cfg.ranges)) if on)  # fmt: skip
     obs = cfg.observations or (observations + extra)
     depth = (
         DepthSettings(mode="raycast", height=cfg.depth, width=cfg.depth)

@@ -37,14 +37,14 @@ zero columns: the heads read the LSTM).
 
 `--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
 `base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
-shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force)) to the observations,
-its input weights 0, so the written policy acts as the source did until trained. Why: 40 of the shipped
-nav's 45 held-out failures were the base pressed into furniture (mostly a table's footprint, driving
-straight at a goal behind it) for the rest of the episode: an MLP has no memory and its other
-observations stop changing when the base is blocked, so its mean action repeats forever. Any skill
-with base movement, nav included; MLP and LSTM policies (the shipped pick is an LSTM; given the path
-compass and fine-tuned from starts up to 8 m away it did not pick more from there, nor given the arm
-contact sensor: docs/results.md, nineteenth and twenty-sixth sessions).
+shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force); `base_ranges`, a planar
+lidar's 24 distances) to the observations, its input weights 0, so the written policy acts as the source did
+until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into furniture
+(mostly a table's footprint, driving straight at a goal behind it) for the rest of the episode: an MLP has
+no memory and its other observations stop changing when the base is blocked, so its mean action repeats
+forever. Any skill with base movement, nav included; MLP and LSTM policies (the shipped pick is an LSTM;
+given the path compass and fine-tuned from starts up to 8 m away it did not pick more from there, nor given
+the arm contact sensor: docs/results.md, nineteenth and twenty-sixth sessions).
 
 `--rename-sensor OLD:NEW` keeps everything and reads the sensor NEW (same shape) where the policy read
 OLD, with OLD's normaliser statistics and weights: the shipped nav is the nav trained on `joint` reading
@@ -312,6 +312,7 @@ SENSOR_FIELDS = {
     "base_odometry": "odometry",
     "goal_path_compass": "path_compass",
     "arm_contact_force": "contact",
+    "base_ranges": "ranges",
 }
 """Sensors `--add-sensor` adds -> the skill config field that turns each on."""
 

@@ -202,3 +202,30 @@ def test_odometry_reads_the_speed_driving_and_zero_when_blocked() -> None:
     assert x < 0.45 and sim.force_instant > 100.0  # pressed against the wall
     assert np.abs(sim.base_odometry).max() < 0.05  # commanded 1.5 m/s, measured ~0
     sim.close()
+
+
+def test_the_range_ring_reads_the_wall_ahead_and_turns_with_the_base() -> None:
+    # Not a HAB sensor (skill.ranges): 12 horizontal rays at each of two heights from the base centre.
+    from tpsrl.sim.mujoco.depth import RANGE_HEIGHTS, RANGE_MAX, RANGE_RAYS
+
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.5, 4.0, math.pi)))  # facing the west wall (x = 0.05)
+    read = SENSORS["base_ranges"].read
+    r = read(sim, None)
+    assert r.shape == SENSORS["base_ranges"].shape(1, (0, 0)) == (len(RANGE_HEIGHTS) * RANGE_RAYS,)
+    assert r.dtype == np.float32 and (r > 0).all() and (r <= RANGE_MAX).all()
+    x = sim.base_pose[0]
+    for ring in range(len(RANGE_HEIGHTS)):
+        ahead = r[ring * RANGE_RAYS]
+        assert ahead == pytest.approx(x - 0.05, abs=0.01)  # the wall, through the robot's own arm
+        # 30 degrees to either side the same wall is 1 / cos(30) farther
+        for k in (1, RANGE_RAYS - 1):
+            assert r[ring * RANGE_RAYS + k] == pytest.approx(
+                min((x - 0.05) / math.cos(math.pi / 6), 2.0), abs=0.01
+            )
+    # Turned half round the wall is behind: ray 6 reads it, ray 0 does not
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.5, 4.0, 0.0)))
+    r2 = read(sim, None)
+    assert r2[RANGE_RAYS // 2] == pytest.approx(sim.base_pose[0] - 0.05, abs=0.01)
+    assert r2[0] > r2[RANGE_RAYS // 2] + 0.3
+    sim.close()

@@ -30,6 +30,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "odometry": False,
         "path_compass": False,
         "contact": False,
+        "ranges": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
         "start_bank": "",

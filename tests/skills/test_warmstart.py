@@ -178,6 +178,7 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path, skill: str)
         ("pick", "goal_path_compass", "path_compass"),
         ("pick_lstm", "goal_path_compass", "path_compass"),
         ("pick_lstm", "arm_contact_force", "contact"),
+        ("pick_lstm", "base_ranges", "ranges"),
     ],
 )
 def test_with_sensor_acts_as_the_source_until_trained(
@@ -192,7 +193,9 @@ def test_with_sensor_acts_as_the_source_until_trained(
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
     obs_space = data["spaces"]["observation"]["dict"]
-    assert obs_space[sensor]["shape"] == [{"base_odometry": 3, "arm_contact_force": 1}.get(sensor, 2)]
+    assert obs_space[sensor]["shape"] == [
+        {"base_odometry": 3, "arm_contact_force": 1, "base_ranges": 24}.get(sensor, 2)
+    ]
     # The vector inputs are concatenated in sorted key order: the new sensor's columns start at 0, the
     # source's keep their weights at their new offsets.
     keys = sorted(k for k, v in obs_space.items() if len(v["shape"]) == 1)

@@ -182,6 +182,12 @@ SENSORS: dict[str, Sensor] = {
     "arm_contact_force": Sensor(
         lambda n, hw: (1,), 0.0, math.inf, lambda b, c: np.array([math.log1p(b.arm_force)], dtype=np.float32)
     ),
+    # Not a HAB sensor: a planar lidar's readings, horizontal distances (m, up to 2) from the base centre to
+    # walls and furniture, 12 directions at the base's height and 12 at the resting arm's (tpsrl.sim.mujoco.
+    # depth.RangeRing). The resting arm sticks out past the base, so turning beside a wall swings it in; a
+    # state-only policy cannot see the wall, and such brushes were a third of pick's force failures
+    # (docs/skills.md). HAB's skills see only what their head camera sees, ahead.
+    "base_ranges": Sensor(lambda n, hw: (24,), 0.0, 2.0, lambda b, c: b.base_ranges().astype(np.float32)),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
     "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),

@@ -70,6 +70,7 @@ def architecture_distance(origin: np.ndarray, dirs: np.ndarray) -> np.ndarray:
         # Leaving the apartment through the inside face of an outer wall.
         tx = (np.where(dx > 0, _INNER_HI[0], _INNER_LO[0]) - px) * ix
         ty = (np.where(dy > 0, _INNER_HI[1], _INNER_LO[1]) - py) * iy
+        tx[dx == 0.0], ty[dy == 0.0] = np.inf, np.inf  # parallel to those faces (a ray along an axis)
         t_out = np.minimum(tx, ty)
         t_out[pz + t_out * dz > WALL_HEIGHT] = np.inf  # over the wall top
         # Inner walls: slab test per ray and wall, [n, W].
@@ -122,6 +123,49 @@ class RayCastDepth:
         dist = np.where(self._geomid >= 0, self._dist, np.inf)
         np.minimum(dist, architecture_distance(origin, self._vec), out=dist)
         return np.minimum(dist * self.cos, self.max_depth).reshape(self.height, self.width)
+
+
+RANGE_RAYS = 12
+"""Rays per ring of `RangeRing`, evenly spaced around the base (30 degrees apart), the first straight ahead."""
+RANGE_HEIGHTS = (0.3, 1.0)
+"""Heights of `RangeRing`'s rings (m): the base's bumper, and the resting arm (elbow and gripper at 1.0-1.2 m
+stick out 0.33-0.5 m from the base centre, beyond the 0.3 m base radius that spawns keep clear)."""
+RANGE_MAX = 2.0
+"""`RangeRing`'s longest reading (m); nothing within it reads this."""
+
+
+class RangeRing:
+    """Horizontal distances from the base centre to walls and furniture: `RANGE_RAYS` rays at each of
+    `RANGE_HEIGHTS`, turning with the base (a planar lidar's readings, not a HAB sensor). Robot geoms are
+    invisible, as for depth."""
+
+    def __init__(self, model: mujoco.MjModel) -> None:
+        angles = 2 * math.pi * np.arange(RANGE_RAYS) / RANGE_RAYS
+        self.angles = angles
+        self.scene_geoms = np.nonzero(model.geom_group == SCENE_GROUP)[0]
+        self.ray_model = _scene_only_model(model, self.scene_geoms)
+        self.ray_data = mujoco.MjData(self.ray_model)
+        self._geomid = np.zeros(RANGE_RAYS, dtype=np.int32)
+        self._dist = np.zeros(RANGE_RAYS)
+
+    def read(self, data: mujoco.MjData, x: float, y: float, yaw: float) -> np.ndarray:
+        """Distances [len(RANGE_HEIGHTS) * RANGE_RAYS] in metres, ring by ring (lowest first), each ring
+        counter-clockwise from straight ahead, clipped to `RANGE_MAX`. Needs geom poses current."""
+        rd = self.ray_data
+        rd.geom_xpos[:] = data.geom_xpos[self.scene_geoms]
+        rd.geom_xmat[:] = data.geom_xmat[self.scene_geoms]
+        a = self.angles + yaw
+        vec = np.stack([np.cos(a), np.sin(a), np.zeros_like(a)], axis=1)
+        out = []
+        for z in RANGE_HEIGHTS:
+            origin = np.array([x, y, z])
+            mujoco.mj_multiRay(
+                self.ray_model, rd, origin, vec.reshape(-1), None, True, -1,
+                self._geomid, self._dist, None, RANGE_RAYS, RANGE_MAX,
+            )  # fmt: skip
+            dist = np.where(self._geomid >= 0, self._dist, np.inf)
+            out.append(np.minimum(np.minimum(dist, architecture_distance(origin, vec)), RANGE_MAX))
+        return np.concatenate(out)
 
 
 class GLDepth:

@@ -14,7 +14,7 @@ import numpy as np
 from ..backend import DepthSettings
 from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
-from .depth import GLDepth, RayCastDepth
+from .depth import GLDepth, RangeRing, RayCastDepth
 from .geodesic import GeodesicDistance
 from .objects import OBJECT_TYPES, object_type
 from .overlap import bad_state_count, check_initial_state
@@ -77,6 +77,7 @@ class MujocoSim:
         self.spec: EpisodeSpec | None = None
         self._scene_key: tuple | None = None
         self._depth: RayCastDepth | GLDepth | None = None
+        self._ranges: RangeRing | None = None
         self._renderers: dict[tuple[int, int], mujoco.Renderer] = {}
         self._rules = episode_rules()
         self._paths: dict[tuple[int, float, float], GeodesicDistance] = {}  # shortest_path's fields
@@ -158,6 +159,7 @@ class MujocoSim:
             m, m.jnt_bodyid[m.joint(f"robot0:{ARM_JOINTS[0]}").id]
         )
         self._close_renderers()
+        self._ranges = None
         s = self.depth_settings
         if s.mode == "raycast":
             self._depth = RayCastDepth(m, "head_depth", s.height, s.width, s.max_depth)
@@ -444,6 +446,13 @@ class MujocoSim:
             raise RuntimeError("depth.mode is 'none'; set depth.mode to 'raycast' or 'gl' to render depth")
         mujoco.mj_camlight(self.model, self.data)
         return self._depth.render(self.model, self.data)
+
+    def base_ranges(self) -> np.ndarray:
+        """[24] horizontal distances (m) from the base centre to walls and furniture (depth.RangeRing)."""
+        if self._ranges is None:
+            self._ranges = RangeRing(self.model)
+        x, y, yaw = self.base_pose
+        return self._ranges.read(self.data, x, y, yaw)
 
     def render_rgb(self, camera: str = "third_person", height: int = 480, width: int = 640) -> np.ndarray:
         """An RGB frame [H, W, 3] uint8 from a named camera (needs OpenGL: MUJOCO_GL=egl or osmesa)."""
