@@ -217,7 +217,7 @@ def test_the_range_ring_reads_the_wall_ahead_and_turns_with_the_base() -> None:
     x = sim.base_pose[0]
     for ring in range(len(RANGE_HEIGHTS)):
         ahead = r[ring * RANGE_RAYS]
-        assert ahead == pytest.approx(x - 0.05, abs=0.01)  # the wall, through the robot's own arm
+        assert ahead == pytest.approx(x - 0.05, abs=0.01)  # the wall; the arm in front is not seen
         # 30 degrees to either side the same wall is 1 / cos(30) farther
         for k in (1, RANGE_RAYS - 1):
             assert r[ring * RANGE_RAYS + k] == pytest.approx(

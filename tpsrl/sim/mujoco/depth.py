@@ -140,8 +140,7 @@ class RangeRing:
     invisible, as for depth."""
 
     def __init__(self, model: mujoco.MjModel) -> None:
-        angles = 2 * math.pi * np.arange(RANGE_RAYS) / RANGE_RAYS
-        self.angles = angles
+        self.angles = 2 * math.pi * np.arange(RANGE_RAYS) / RANGE_RAYS
         self.scene_geoms = np.nonzero(model.geom_group == SCENE_GROUP)[0]
         self.ray_model = _scene_only_model(model, self.scene_geoms)
         self.ray_data = mujoco.MjData(self.ray_model)
