@@ -63,9 +63,9 @@ class SkillConfig:
     (docs/results.md, twenty-sixth session); no shipped skill reads it."""
     ranges: bool = False
     """Adds base_ranges (horizontal distances to walls and furniture around the base at two heights, a planar
-    lidar's readings, not a HAB sensor) to the observations (docs/skills.md). It made pick time out more on
-    held-out layouts and navigate less in NoNav (three seeds, docs/results.md, twenty-ninth session); no
-    shipped skill reads it."""
+    lidar's readings, not a HAB sensor) to the observations (docs/skills.md). Pick with it, acting on its
+    mean action, times out more and navigates less in NoNav; sampled, it does as well as without it, not
+    better (three seeds, docs/results.md, twenty-ninth session); no shipped skill reads it."""
     grip_init_mean: float = 0.0
     """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,

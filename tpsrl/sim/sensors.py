@@ -187,7 +187,7 @@ SENSORS: dict[str, Sensor] = {
     # depth.RangeRing). The resting arm sticks out past the base, so turning beside a wall swings it in; a
     # state-only policy cannot see the wall, and such brushes were a third of pick's force failures
     # (docs/skills.md). HAB's skills see only what their head camera sees, ahead. Measured: pick with it
-    # times out more on held-out layouts (docs/results.md, twenty-ninth session).
+    # is no better (docs/results.md, twenty-ninth session).
     "base_ranges": Sensor(lambda n, hw: (24,), 0.0, 2.0, lambda b, c: b.base_ranges().astype(np.float32)),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
