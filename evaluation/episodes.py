@@ -220,9 +220,14 @@ def generate_episodes(scenario: str, n: int, seed: int = 0, split: str = "heldou
     return [_episode(np.random.default_rng([seed, i]), scenario, i, seed, layouts) for i in range(n)]
 
 
+def episode_file_name(scenario: str, n: int, seed: int) -> str:
+    """The name a run directory's generated episode set is saved under (`episode_file`)."""
+    return f"{scenario}_{n}_seed{seed}.json"
+
+
 def episode_file(scenario: str, n: int, seed: int, directory: str | Path) -> Path:
     """Generate the set and save it as `<directory>/<scenario>_<n>_seed<seed>.json` (reused if present)."""
-    path = Path(directory) / f"{scenario}_{n}_seed{seed}.json"
+    path = Path(directory) / episode_file_name(scenario, n, seed)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         save_episodes(path, generate_episodes(scenario, n, seed))

@@ -21,7 +21,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from evaluation.episodes import generate_episodes
+from evaluation.episodes import episode_file_name, generate_episodes
 from evaluation.run import RunDirError, finished_results, saved_config
 from skills.evaluate import wilson_interval
 from tpsrl.sim.episode import EpisodeSpec, load_episodes
@@ -38,13 +38,13 @@ def _episodes(run_dir: Path) -> list[EpisodeSpec]:
         cfg = saved_config(run_dir)
     except RunDirError as e:
         raise StartDistanceError(str(e)) from None
-    own = run_dir / f"{cfg['scenario']}_{cfg['episodes']}_seed{cfg['seed']}.json"
-    if own.is_file():
-        return load_episodes(own)
-    if cfg.get("episodes_file"):
+    if cfg.get("episodes_file"):  # as evaluation.run reads a run's episodes
         if not Path(cfg["episodes_file"]).is_file():
             raise StartDistanceError(f"{run_dir}: its episodes_file {cfg['episodes_file']} is missing")
         return load_episodes(cfg["episodes_file"])
+    own = run_dir / episode_file_name(cfg["scenario"], cfg["episodes"], cfg["seed"])
+    if own.is_file():
+        return load_episodes(own)
     return generate_episodes(cfg["scenario"], cfg["episodes"], cfg["seed"])
 
 
