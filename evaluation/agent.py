@@ -71,6 +71,9 @@ class AgentConfig:
     """Learned skills sample their actions, as in training (seeded per episode), instead of acting on the
     mean. A skill that ends itself with the stop action can reach its goal and never call stop on the mean:
     nav trained 0.37M steps, 37% held-out on the mean, 67% sampled."""
+    noise_scale: float = 1.0
+    """Sampled actions (`sample`, `sample_retries`) draw their noise at this multiple of each learned
+    skill's std (1: as trained)."""
     sample_retries: bool = True
     """A learned skill call that repeats one that failed earlier in the episode (same skill and target,
     after a replan) samples its actions instead of acting on the mean: on the mean it runs the same
@@ -279,6 +282,7 @@ class HierarchicalAgent:
         if runner is not None:  # a learned skill: its mean, or sampled (chain.sample, a retried call)
             retry = self.cfg.sample_retries and _repeats_failed(ep, call)
             runner.deterministic = not (self.cfg.sample or retry)
+            runner.noise_scale = self.cfg.noise_scale
         policy.reset(view)
         limit = self.cfg.nav_steps if call.skill == "nav_to_obj" else self.cfg.skill_steps
         before = {"held": b.held, "max_force": 0.0, "held_target": False}

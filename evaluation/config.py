@@ -10,6 +10,7 @@ Unknown keys, scenarios, agents and skills are refused with the accepted ones li
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 
 from omegaconf import OmegaConf
@@ -96,6 +97,8 @@ class EvalConfig:
         for f in fields(AgentConfig):
             if getattr(self.chain, f.name) < 0:
                 raise ConfigError(f"chain.{f.name}: {getattr(self.chain, f.name)} must be >= 0")
+        if not (math.isfinite(self.chain.noise_scale) and self.chain.noise_scale > 0):
+            raise ConfigError(f"chain.noise_scale: {self.chain.noise_scale} must be a finite number > 0")
 
 
 def _accepted() -> list[str]:

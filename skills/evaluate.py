@@ -8,7 +8,8 @@ layouts by default, with a 95% confidence interval on the success rate.
 
 Episodes are drawn from fixed seeds (`EVAL_SEED + k`), so two policies see the same episodes;
 `--against B` evaluates B on them too and compares the two episode by episode (exact McNemar test). A learned
-policy acts deterministically (its mean action) unless `--stochastic`.
+policy acts deterministically (its mean action) unless `--sample`; `--noise-scale S` samples with S times
+the policy's std.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class SkillResult:
     env_steps_trained: int | None = None
     sampled: bool = False
     """Actions sampled from the policy (seed + k per episode) rather than its mean."""
+    noise_scale: float = 1.0
+    """Sampled actions' noise, in units of the policy's std."""
     seconds: float = 0.0
     outcomes: list[bool] = field(default_factory=list)
     """Success of each episode, in order (episode k drawn from seed + k)."""
@@ -94,13 +97,15 @@ def mcnemar(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
     return gained, lost, min(1.0, 2 * tail)
 
 
-def load(policy: str, sample: bool = False) -> tuple[SkillPolicy, dict[str, Any]]:
+def load(policy: str, sample: bool = False, noise_scale: float = 1.0) -> tuple[SkillPolicy, dict[str, Any]]:
     """`scripted:<skill>` or a checkpoint path -> (policy, the task config fields to build its env);
-    `sample`: a learned policy samples its actions instead of acting on the mean."""
+    `sample`: a learned policy samples its actions instead of acting on the mean, with `noise_scale`
+    times its std."""
     if policy.startswith("scripted:"):
         return make_scripted(policy.split(":", 1)[1]), {}
     learned = load_skill_policy(policy)
     learned.runner.deterministic = not sample
+    learned.runner.noise_scale = noise_scale
     return learned, task_fields(learned.config)
 
 
@@ -116,12 +121,13 @@ def evaluate(
     seed: int = EVAL_SEED,
     sample: bool = False,
     specs: list[EpisodeSpec] | None = None,
+    noise_scale: float = 1.0,
     **overrides: Any,
 ) -> SkillResult:
     """Runs `episodes` episodes of the policy's own skill task on `split` layouts (`sample`: learned
-    policies sample their actions, seeded by the episode's seed); `specs`: these episodes, in order,
-    instead of the task's own (`episodes` of them at most)."""
-    skill_policy, fields = load(policy, sample)
+    policies sample their actions, seeded by the episode's seed, with `noise_scale` times their std);
+    `specs`: these episodes, in order, instead of the task's own (`episodes` of them at most)."""
+    skill_policy, fields = load(policy, sample, noise_scale)
     try:
         env = make_env(skill_policy.skill, **{**fields, **overrides, "split": split})
     except (TypeError, ValueError) as e:
@@ -161,7 +167,7 @@ def evaluate(
         skill=skill_policy.skill, policy=policy, split=split, episodes=episodes, success=wins / max(1, episodes),
         ci_low=low, ci_high=high, mean_steps=float(np.mean(steps)), mean_return=float(np.mean(returns)),
         failures=dict(causes), env_steps_trained=getattr(skill_policy, "env_steps_trained", None),
-        seconds=time.perf_counter() - t0, sampled=sample, outcomes=outcomes,
+        seconds=time.perf_counter() - t0, sampled=sample, noise_scale=noise_scale, outcomes=outcomes,
         episode_set=digest.hexdigest()[:16],
     )  # fmt: skip
 
@@ -198,6 +204,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="heldout", help="heldout (default) | train")
     parser.add_argument("--seed", type=int, default=EVAL_SEED, help="seed of the first episode")
     parser.add_argument("--sample", action="store_true", help="sample learned actions (default: the mean)")
+    parser.add_argument(
+        "--noise-scale",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="with --sample: the sampled noise at S times the policy's std (default 1, as trained)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     parser.add_argument(
         "--start-bank",
@@ -224,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
         overrides = task_overrides(args.set)
     except ValueError as e:
         parser.error(f"--set: {e}")
+    if not (math.isfinite(args.noise_scale) and args.noise_scale > 0):
+        parser.error(f"--noise-scale: {args.noise_scale} must be a finite number > 0")
+    if args.noise_scale != 1.0 and not args.sample:
+        parser.error(f"--noise-scale: {args.noise_scale} scales sampled actions; give --sample too")
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
     try:
@@ -242,7 +259,14 @@ def main(argv: list[str] | None = None) -> int:
         try:
             results.append(
                 evaluate(
-                    policy, args.episodes, args.split, args.seed, sample=args.sample, specs=specs, **overrides
+                    policy,
+                    args.episodes,
+                    args.split,
+                    args.seed,
+                    sample=args.sample,
+                    specs=specs,
+                    noise_scale=args.noise_scale,
+                    **overrides,
                 )
             )
         except TaskFieldError as e:

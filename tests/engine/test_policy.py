@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from tpsrl.engine.inference import PolicyRunner
 from tpsrl.engine.policy import ActorCritic, PolicyConfig
 
 
@@ -224,3 +225,25 @@ def test_obs_stats_stop_at_their_count() -> None:
     assert pol.obs_norm["is_holding"].count == 64 and pol.obs_norm["is_holding"].mean.item() > 2.0
     pol.update_obs_stats({k: 5 * v + 3 for k, v in _obs(64).items()})  # until=0: every sensor moves
     assert not torch.equal(pol.obs_norm["joint"].mean, joint) and pol.obs_norm["joint"].count == 128
+
+
+def test_the_runner_samples_as_the_policy_does_and_scales_its_noise() -> None:
+    """PolicyRunner's sampled actions are ActorCritic.act's draws at noise_scale 1, and at scale s lie s
+    times as far from the mean."""
+    obs_space = gym.spaces.Dict({k: s for k, s in space().spaces.items() if k != "head_depth"})
+    torch.manual_seed(0)
+    pol = ActorCritic(obs_space, 3, PolicyConfig(hidden_size=16, init_log_std=-1.0))
+    box = gym.spaces.Box(-100.0, 100.0, (3,), np.float32)  # wide: no clipping
+    obs = {k: s.sample().astype(np.float32) for k, s in obs_space.spaces.items()}
+
+    def action(deterministic: bool, scale: float = 1.0) -> np.ndarray:
+        runner = PolicyRunner(pol, box, deterministic=deterministic, noise_scale=scale)
+        torch.manual_seed(7)
+        return runner.act(obs)
+
+    torch.manual_seed(7)
+    x = {k: torch.from_numpy(v)[None] for k, v in obs.items()}
+    direct = pol.act(x, torch.zeros(1, 3), torch.zeros(1, *pol.state_shape()))[0][0].numpy()
+    one, half, mean = action(False), action(False, 0.5), action(True)
+    assert np.array_equal(one, direct) and not np.allclose(one, mean)
+    np.testing.assert_allclose(half - mean, 0.5 * (one - mean), atol=1e-6)

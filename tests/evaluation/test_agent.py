@@ -82,9 +82,12 @@ def test_an_end_effector_skill_acts_through_the_ik(set_table):
 
 
 def test_a_retried_call_samples_its_actions():
-    """chain.sample_retries: a call repeating one that failed acts stochastically; first calls on the mean."""
+    """chain.sample_retries: a call repeating one that failed acts stochastically (with chain.noise_scale
+    times the skill's std); first calls on the mean."""
     spec = generate_episodes("tidy_house", 1, seed=0)[0]
-    cfg = AgentConfig(skill_steps=3, nav_steps=3, reset_arm_steps=1, max_replans=2, sample_retries=True)
+    cfg = AgentConfig(
+        skill_steps=3, nav_steps=3, reset_arm_steps=1, max_replans=2, sample_retries=True, noise_scale=0.5
+    )
     agent = HierarchicalAgent("tp_srl", skill_sources("tp_srl"), cfg)
     seen: list[tuple[str, bool]] = []
     original = HierarchicalAgent._policy
@@ -96,6 +99,7 @@ def test_a_retried_call_samples_its_actions():
 
             def reset(view, p=policy):
                 seen.append((skill, p.runner.deterministic))
+                assert p.runner.noise_scale == 0.5
                 return p._reset(view)
 
             policy.reset = reset

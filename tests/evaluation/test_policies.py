@@ -61,6 +61,7 @@ def test_overrides():
         (["episodes=0"], ">= 1"),
         (["episodes"], "key=value"),
         (["chain.nope=1"], "chain.nav_steps"),
+        (["chain.noise_scale=0"], "chain.noise_scale: 0.0 must be a finite number > 0"),
     ):
         with pytest.raises(ConfigError, match=where):
             parse_overrides(bad)

@@ -108,6 +108,26 @@ def test_sampled_evaluation_is_seeded_per_episode(pick_run: Path) -> None:
     assert a.mean_return != mean.mean_return  # a barely trained policy's samples are not its mean
 
 
+def test_a_smaller_noise_scale_samples_nearer_the_mean(pick_run: Path) -> None:
+    one = evaluate(str(pick_run), episodes=2, max_steps=15, sample=True)
+    small = evaluate(str(pick_run), episodes=2, max_steps=15, sample=True, noise_scale=1e-6)
+    mean = evaluate(str(pick_run), episodes=2, max_steps=15)
+    assert small.noise_scale == 1e-6 and one.noise_scale == 1.0
+    assert abs(small.mean_return - mean.mean_return) < abs(one.mean_return - mean.mean_return)
+
+
+def test_evaluate_cli_refuses_a_bad_noise_scale(pick_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skills.evaluate import main
+
+    for args, message in (
+        (["--sample", "--noise-scale", "0"], "--noise-scale: 0.0 must be a finite number > 0"),
+        (["--noise-scale", "0.5"], "--noise-scale: 0.5 scales sampled actions; give --sample too"),
+    ):
+        with pytest.raises(SystemExit):
+            main([str(pick_run), "--episodes", "1", *args])
+        assert message in capsys.readouterr().err
+
+
 def test_evaluate_cli_acts_on_one_torch_thread(pick_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Batch-1 acting with several intra-op threads was ~100x slower on a busy machine (CNN policies).
     from skills.evaluate import main

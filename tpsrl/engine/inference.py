@@ -26,8 +26,17 @@ def single_thread_acting() -> None:
 class PolicyRunner:
     """One environment's view of a policy: `reset()` at an episode start, then `act(obs)` per step."""
 
-    def __init__(self, policy: ActorCritic, action_space: gym.spaces.Box, deterministic: bool = True) -> None:
+    def __init__(
+        self,
+        policy: ActorCritic,
+        action_space: gym.spaces.Box,
+        deterministic: bool = True,
+        noise_scale: float = 1.0,
+    ) -> None:
         self.policy, self.deterministic = policy.eval(), deterministic
+        self.noise_scale = noise_scale
+        """Sampled actions draw their noise at this multiple of the policy's std (1: the trained
+        distribution; the draws are the same as `ActorCritic.act`'s, so 1 samples exactly as it does)."""
         self.low, self.high = action_space.low, action_space.high
         self.keys = list(policy.obs_keys)
         self.reset()
@@ -46,7 +55,11 @@ class PolicyRunner:
         if missing:
             raise KeyError(f"observation lacks {missing}; the policy was trained on {self.keys}")
         x = {k: torch.as_tensor(np.asarray(obs[k]), dtype=torch.float32)[None] for k in self.keys}
-        action, _, _, self.state = self.policy.act(x, self.prev_action, self.state, self.deterministic)
+        action, _, _, self.state = self.policy.act(x, self.prev_action, self.state, deterministic=True)
+        if not self.deterministic:
+            action = action + torch.randn_like(action) * (
+                self.noise_scale * self.policy.log_std.detach().exp()
+            )
         clipped = torch.clamp(action, torch.as_tensor(self.low), torch.as_tensor(self.high))
         self.prev_action = clipped.float()
         return clipped[0].numpy()
