@@ -6,7 +6,9 @@
 `pick_16envs` is the pick shipped from 2026-11-26 to 2026-12-02 (16 envs per rollout), `pick_envs32` the
 one shipped since (32); `_s1`, `_s2` are other training seeds. The 32-env pick was chosen on seeds 0-9
 (`nonav_1000/`) among the others there; `nonav_fresh/` holds seeds 10-19, run after the choice
-(`*_sampled`: with `chain.sample=true`, actions sampled as habitat-baselines evaluates).
+(`*_sampled`: with `chain.sample=true`, actions sampled as habitat-baselines evaluates; `*_noise03`:
+also `chain.noise_scale=0.3`; both only seeds 0-4 in `nonav_1000/`, so compare them with the first five
+seeds' folders).
 
 Each folder holds `seed<k>/results.jsonl` of `tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100
 seed=<k> processes=1 chain.max_replans=0 chain.sample_retries=false chain.reapproach_retries=false
