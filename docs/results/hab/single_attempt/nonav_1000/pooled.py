@@ -7,8 +7,8 @@
 one shipped since (32); `_s1`, `_s2` are other training seeds. The 32-env pick was chosen on seeds 0-9
 (`nonav_1000/`) among the others there; `nonav_fresh/` holds seeds 10-19, run after the choice
 (`*_sampled`: with `chain.sample=true`, actions sampled as habitat-baselines evaluates; `*_noise03`:
-also `chain.noise_scale=0.3`; both only seeds 0-4 in `nonav_1000/`, so compare them with the first five
-seeds' folders).
+also `chain.noise_scale=0.3`; in `nonav_1000/` these hold seeds 0-4 only, but `pick_ranges_s2_sampled`
+0-9: folders compared must hold the same seeds).
 
 Each folder holds `seed<k>/results.jsonl` of `tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100
 seed=<k> processes=1 chain.max_replans=0 chain.sample_retries=false chain.reapproach_retries=false
