@@ -79,11 +79,7 @@ class Robot:
         return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
 
     def rest_world(self) -> np.ndarray:
-        x, y, yaw = self.b.base_pose
-        c, s = math.cos(yaw), math.sin(yaw)
-        return np.array(
-            [x + c * REST_EE[0] - s * REST_EE[1], y + s * REST_EE[0] + c * REST_EE[1], REST_EE[2]]
-        )
+        return self.base_point(REST_EE)
 
     def rest_dist(self) -> float:
         return float(np.linalg.norm(REST_EE - self.b.world_to_base(self.b.ee_pos_world)))

@@ -13,7 +13,8 @@ from tpsrl.sim.mujoco.backend import MujocoBackend
 from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.layout import make_layout
 from tpsrl.sim.mujoco.layout import receptacles as L_receptacles
-from tpsrl.sim.mujoco.robot import CT_HELD, REST_EE
+from tpsrl.sim.mujoco.robot import CT_HELD
+from tpsrl.sim.sensors import REST_EE
 from tpsrl.sim.symbolic import facts
 
 from .helpers import apple_top, facing, floor_apple_sim, reach_and_grasp
@@ -24,7 +25,7 @@ def test_rest_pose_puts_ee_near_reference() -> None:
     for _ in range(30):
         sim.step(np.zeros(7), -1.0, None)
     ee = sim.world_to_base(sim.ee_pos_world)
-    assert np.linalg.norm(ee - np.array(REST_EE)) < 0.03, ee
+    assert np.linalg.norm(ee - REST_EE) < 0.03, ee
 
 
 def test_grip_needs_contact() -> None:

@@ -53,9 +53,9 @@ ARM_LEAD = (0.05, 0.05, 0.08, 0.05, 0.1, 0.1, 0.2)
 BASE_SOLREF = "0.05 1"
 TORSO_LIFT = 0.10  # fixed torso lift (m)
 HEAD_TILT = 0.45  # fixed head tilt (rad, down)
-# Resting arm pose (elbow folded up, suction cup pointing forward-down): EE at [0.5, 0, 1.0] in the base frame.
+# Resting arm pose (elbow folded up, suction cup pointing forward-down): the EE at HAB's resting position,
+# tpsrl.sim.sensors.REST_EE = [0.5, 0, 1.0] in the base frame (tests/sim/test_manipulation.py).
 REST_QPOS = (-0.913, -1.009, -1.123, -1.386, -0.823, -1.754, 0.0)
-REST_EE = (0.5, 0.0, 1.0)
 # Joint ranges of the limited arm joints (rad, from the Fetch XML; the rolls are unlimited), in ARM_JOINTS
 # order: None for an unlimited joint.
 ARM_LIMITS: tuple[tuple[float, float] | None, ...] = (
