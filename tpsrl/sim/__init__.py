@@ -1,6 +1,6 @@
 """Simulator layer: backend interface, spaces, episodes, symbolic facts, and the gymnasium env.
 
-Backends are listed in `tpsrl.sim.registry.BACKENDS`; the MuJoCo backend is the default.
+Backends are listed in `tpsrl.sim.backend.BACKENDS`; the MuJoCo backend is the default.
 """
 
 import os as _os

@@ -109,7 +109,6 @@ class MujocoSim:
         self.arm_force = 0.0
         self.force_accum = 0.0
         self.unstable = False
-        self.steps = 0
         self.spec = spec
         mujoco.mj_forward(m, d)
         check_initial_state(m, d, spec)
@@ -216,7 +215,6 @@ class MujocoSim:
             d.ctrl[self._base_u] = qd + np.clip(vel - qd, -self._dv_max, self._dv_max)
             mujoco.mj_step(m, d)
         mujoco.mj_kinematics(m, d)  # positions of the final state (mj_step leaves them one substep behind)
-        self.steps += 1
         # MuJoCo resets the data itself on a huge or non-finite qpos/qvel/qacc/ctrl, with a warning whose
         # counter is what tells us (the reset state itself looks calm).
         if bad_state_count(d) > bad0 or not (np.isfinite(d.qpos).all() and np.abs(d.qvel).max() < MAX_QVEL):
