@@ -282,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     where = "" if args.start_bank is None else f" from the starts of {args.start_bank}"
     where += "".join(f", {k}={v}" for k, v in overrides.items())
+    if args.sample:
+        where += ", sampled" + (f" at {args.noise_scale:g} x the std" if args.noise_scale != 1.0 else "")
     for r in results:
         print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
               f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
