@@ -29,7 +29,7 @@ from evaluation.metrics import EpisodeResult, summarize, summary_table
 from evaluation.policies import CHECKPOINT_DIR, MissingCheckpointError, SkillSources, skill_sources
 from skills.learned import SkillCheckpointError, load_skill_policy
 from tpsrl.engine.inference import single_thread_acting
-from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes
+from tpsrl.sim.episode import EpisodeSpec, EpisodeSpecError, load_episodes
 
 __all__ = ["evaluate", "main", "run_directory"]
 
@@ -164,7 +164,7 @@ def _episodes(cfg: EvalConfig, run_dir: Path) -> list[EpisodeSpec]:
     )
     eps = load_episodes(path)
     if len(eps) < cfg.episodes:
-        raise EpisodeError(f"{path}: holds {len(eps)} episodes, episodes={cfg.episodes} asked for")
+        raise EpisodeSpecError(f"{path}: holds {len(eps)} episodes, episodes={cfg.episodes} asked for")
     return eps[: cfg.episodes]
 
 
@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = parse_overrides(argv)
         record, run_dir = evaluate(cfg)
-    except (ConfigError, MissingCheckpointError, SkillCheckpointError, RunDirError, EpisodeError) as e:
+    except (ConfigError, MissingCheckpointError, SkillCheckpointError, RunDirError, EpisodeSpecError) as e:
         print(f"tpsrl-eval: {e}", file=sys.stderr)
         return 2
     title = f"{cfg.scenario} / {cfg.agent}: {record['episodes']} of {cfg.episodes} episodes ({run_dir})"

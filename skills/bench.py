@@ -17,7 +17,7 @@ import numpy as np
 
 from skills.scripted import make_scripted
 from skills.scripted.envs import SKILLS, make_skill_env, rollout
-from tpsrl.sim.episode import EpisodeError
+from tpsrl.sim.episode import EpisodeSpecError
 
 
 class RandomPolicy:
@@ -42,7 +42,7 @@ def success_rate(
 ) -> tuple[float, list[int], dict[str, int]]:
     """(success rate, layouts of the failed episodes, failed episodes per `fail/<cause>`).
 
-    A seed whose episode the simulator rejects at reset (`EpisodeError`: the sampled spawn is not a
+    A seed whose episode the simulator rejects at reset (`EpisodeSpecError`: the sampled spawn is not a
     valid initial state) is skipped and counted as `spawn_error`, outside the rate's denominator.
     """
     env = make_skill_env(skill, split=split)
@@ -51,7 +51,7 @@ def success_rate(
         policy = make_scripted(skill) if scripted else RandomPolicy(skill, seed0 + i)
         try:
             out = rollout(env, policy, seed=seed0 + i)
-        except EpisodeError:
+        except EpisodeSpecError:
             causes["spawn_error"] = causes.get("spawn_error", 0) + 1
             continue
         done += 1
@@ -66,12 +66,12 @@ def success_rate(
 
 
 def _reset(env, seed: int | None = None, tries: int = 20) -> None:
-    """Reset, sampling again when the simulator rejects the sampled episode (`EpisodeError`)."""
+    """Reset, sampling again when the simulator rejects the sampled episode (`EpisodeSpecError`)."""
     for k in range(tries):
         try:
             env.reset(seed=None if seed is None else seed + k)
             return
-        except EpisodeError:
+        except EpisodeSpecError:
             continue
     raise RuntimeError(f"{tries} episodes in a row rejected at reset")
 

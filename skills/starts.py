@@ -38,8 +38,8 @@ import torch
 from tpsrl.engine.inference import single_thread_acting
 from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.episode import (
-    EpisodeError,
     EpisodeSpec,
+    EpisodeSpecError,
     ObjectPlacement,
     PlacementError,
     RobotStart,
@@ -60,7 +60,7 @@ _OBJECT_INSIDE = re.compile(r": objects\[(\d+)\] '[^']*' starts inside (?!the ro
 _PAST_RANGE = re.compile(
     r"\.(articulations\.(\w+)|robot\.arm\[(\d+)\]): (\S+) outside (?:the joint range )?\[(\S+), (\S+)\]"
 )
-"""An `EpisodeError` of a door, drawer or arm joint past its range (tpsrl/sim/episode.py)."""
+"""An `EpisodeSpecError` of a door, drawer or arm joint past its range (tpsrl/sim/episode.py)."""
 PAST_RANGE_TOL = 0.01
 """A joint found this far (m or rad) past its range is re-created at its limit: MuJoCo's soft limits let
 a fully open drawer or fridge rest up to ~1e-5 past it (a fifth of the chains' pick calls in Set Table
@@ -97,7 +97,7 @@ def recreated(backend: SimBackend, spec: EpisodeSpec, tries: int = 6) -> Episode
             o = spec.objects[i]
             raised = replace(o, pos=(o.pos[0], o.pos[1], o.pos[2] + depth + 0.005))
             spec = replace(spec, objects=spec.objects[:i] + (raised,) + spec.objects[i + 1 :])
-        except EpisodeError as e:
+        except EpisodeSpecError as e:
             clamped = _within_range(spec, str(e))
             if clamped is None:  # a door pushed far past its range, a state MuJoCo rejects
                 return None
@@ -236,7 +236,7 @@ def load_bank(paths: str, split: str, skill: str | None = None) -> list[EpisodeS
     for path in (p.strip() for p in paths.split(",") if p.strip()):
         try:
             episodes = load_episodes(path)
-        except EpisodeError as e:
+        except EpisodeSpecError as e:
             raise ValueError(f"skill.start_bank: {e}") from None
         outside = sorted({s.layout for s in episodes} - allowed)
         if outside:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.reliability.episode_cases import BAD_EPISODES, backend, base_episode, with_
 from tpsrl.sim.env import MAX_RESAMPLES, ActionError, EnvConfig, RearrangeEnv
-from tpsrl.sim.episode import EpisodeError, EpisodeSpec, PlacementError, load_episodes
+from tpsrl.sim.episode import EpisodeSpec, EpisodeSpecError, PlacementError, load_episodes
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -27,7 +27,7 @@ def test_the_base_episode_is_valid() -> None:
 
 @pytest.mark.parametrize(("name", "make", "expected"), BAD_EPISODES, ids=[c[0] for c in BAD_EPISODES])
 def test_bad_episode_is_an_episode_error_naming_the_field(name: str, make: Any, expected: list[str]) -> None:
-    with pytest.raises(EpisodeError) as err:
+    with pytest.raises(EpisodeSpecError) as err:
         reset_with(make())
     for part in expected:
         assert part in str(err.value), str(err.value)
@@ -52,7 +52,7 @@ def test_bad_episodes_file_names_the_file(
     path = tmp_path / "eps.json"
     if content is not None:
         path.write_bytes(content)
-    with pytest.raises(EpisodeError) as err:
+    with pytest.raises(EpisodeSpecError) as err:
         load_episodes(path)
     assert str(path) in str(err.value) and expected in str(err.value), str(err.value)
 
@@ -104,5 +104,5 @@ def test_a_given_overlapping_episode_is_an_error_not_replaced(env: RearrangeEnv)
 def test_sampling_gives_up_after_max_resamples(env: RearrangeEnv, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = EpisodeSpec.from_dict(with_("robot", {"x": 0.05, "y": 4.0}))
     monkeypatch.setattr(env.task.episodes, "sample", lambda backend, rng: bad)
-    with pytest.raises(EpisodeError, match=f"{MAX_RESAMPLES} sampled episodes in a row rejected"):
+    with pytest.raises(EpisodeSpecError, match=f"{MAX_RESAMPLES} sampled episodes in a row rejected"):
         env.reset()

@@ -1,5 +1,5 @@
 """Fuzzing: any episode JSON and any override string either works or raises the project's own error type
-(`EpisodeError`, `ConfigError`) naming the field, never anything else."""
+(`EpisodeSpecError`, `ConfigError`) naming the field, never anything else."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from skills.train import compose, train_config
 from tests.reliability.episode_cases import backend, base_episode
 from tpsrl.engine.config import ConfigError, TrainConfig, check_runtime, validate
-from tpsrl.sim.episode import EpisodeError, EpisodeSpec
+from tpsrl.sim.episode import EpisodeSpec, EpisodeSpecError
 
 pytestmark = pytest.mark.timeout(600)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -57,7 +57,7 @@ def test_any_mutated_episode_works_or_names_the_field(path: tuple, value: Any) -
     text = json.dumps(episode)  # what a file would hold (NaN and Infinity included)
     try:
         backend().reset(EpisodeSpec.from_json(text))
-    except EpisodeError as e:
+    except EpisodeSpecError as e:
         message, field = str(e), path[0]
         named = str(field) in message or any(p in message for p in PLACEMENT)
         assert message.startswith("episode") and named, (path, value, message)
@@ -68,7 +68,7 @@ def test_any_mutated_episode_works_or_names_the_field(path: tuple, value: Any) -
 def test_any_episode_text_is_parsed_or_an_episode_error(text: str) -> None:
     try:
         EpisodeSpec.from_json(text)
-    except EpisodeError as e:
+    except EpisodeSpecError as e:
         assert str(e).startswith("episode"), str(e)
 
 

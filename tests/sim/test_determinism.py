@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tpsrl.sim.backend import DepthSettings
-from tpsrl.sim.episode import EpisodeError, EpisodeSpec, load_episodes, save_episodes
+from tpsrl.sim.episode import EpisodeSpec, EpisodeSpecError, load_episodes, save_episodes
 from tpsrl.sim.mujoco.backend import MujocoBackend
 
 
@@ -98,12 +98,12 @@ def test_invalid_episode_names_field(mutate, pattern: str) -> None:
     d = _valid()
     mutate(d)
     sim = MujocoBackend(DepthSettings(mode="none"))
-    with pytest.raises(EpisodeError, match=pattern):
+    with pytest.raises(EpisodeSpecError, match=pattern):
         sim.reset(EpisodeSpec.from_json(json.dumps(d)))
 
 
 def test_duplicate_handles_rejected() -> None:
     d = _valid()
     d["objects"].append(dict(d["objects"][0]))
-    with pytest.raises(EpisodeError, match=r"objects\[1\]\.handle: duplicate handle 'a'"):
+    with pytest.raises(EpisodeSpecError, match=r"objects\[1\]\.handle: duplicate handle 'a'"):
         MujocoBackend(DepthSettings(mode="none")).reset(EpisodeSpec.from_dict(d))

@@ -30,11 +30,11 @@ def test_episodes_rejected_at_reset_are_skipped_and_counted(monkeypatch) -> None
 
     from skills import bench
     from skills.scripted.envs import Outcome
-    from tpsrl.sim.episode import EpisodeError
+    from tpsrl.sim.episode import EpisodeSpecError
 
     results = iter(
         [
-            EpisodeError("episode: the robot starts inside fridge_door"),
+            EpisodeSpecError("episode: the robot starts inside fridge_door"),
             Outcome(True, 10, 1.0, True, 2, {}),
             Outcome(False, 300, 0.0, False, 5, {"fail/timeout": 1.0, "fail/force": 0.0}),
         ]

@@ -84,7 +84,7 @@ class EngineConfig:
 
 
 @dataclass(frozen=True)
-class Plan:
+class CollectPlan:
     """How the shared loop behaves in a given mode."""
 
     quota: int | None
@@ -95,14 +95,14 @@ class Plan:
     """Longest wait for a fuller batch once min_batch envs are ready."""
 
 
-def plan_for(cfg: EngineConfig) -> Plan:
+def plan_for(cfg: EngineConfig) -> CollectPlan:
     n, wait = cfg.num_envs, cfg.batch_wait_ms / 1000.0
     if cfg.mode == "ver":
-        return Plan(None, cfg.min_batch, cfg.max_batch or n, wait)
+        return CollectPlan(None, cfg.min_batch, cfg.max_batch or n, wait)
     if cfg.mode == "nover":
-        return Plan(cfg.rollout_steps, cfg.min_batch, cfg.max_batch or n, wait)
+        return CollectPlan(cfg.rollout_steps, cfg.min_batch, cfg.max_batch or n, wait)
     if cfg.mode == "sync":
-        return Plan(cfg.rollout_steps, n, n, 0.0)
+        return CollectPlan(cfg.rollout_steps, n, n, 0.0)
     raise ValueError(f"engine.mode={cfg.mode!r}; accepted: {', '.join(MODES)}")
 
 

@@ -25,7 +25,7 @@ LR_SCHEDULES = ("cosine", "constant")
 
 
 @dataclass
-class EnvConfig:
+class GymEnvConfig:
     """Which environment to train on when no factory is passed to `train`."""
 
     id: str = "Pendulum-v1"
@@ -71,7 +71,7 @@ class RunConfig:
 class TrainConfig:
     """Everything `tpsrl-train` / `train()` needs; each component receives its own section."""
 
-    env: EnvConfig = field(default_factory=EnvConfig)
+    env: GymEnvConfig = field(default_factory=GymEnvConfig)
     engine: EngineConfig = field(default_factory=EngineConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     policy: PolicyConfig = field(default_factory=PolicyConfig)

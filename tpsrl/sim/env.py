@@ -16,7 +16,7 @@ import gymnasium as gym
 import numpy as np
 
 from .backend import DepthSettings, SimBackend, make_backend
-from .episode import EpisodeError, EpisodeSpec, PlacementError
+from .episode import EpisodeSpec, EpisodeSpecError, PlacementError
 from .sensors import ACTION_SIZES, ACTIONS, ARM_ACTIONS, SENSORS, SensorContext
 from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
 
@@ -171,7 +171,9 @@ class RearrangeEnv(gym.Env):
                 return spec, rejected
             except PlacementError as e:
                 last = e
-        raise EpisodeError(f"{MAX_RESAMPLES} sampled episodes in a row rejected at reset; the last: {last}")
+        raise EpisodeSpecError(
+            f"{MAX_RESAMPLES} sampled episodes in a row rejected at reset; the last: {last}"
+        )
 
     def seed_sampler(self, seed: int) -> None:
         """Seed the episode sampler without resetting (the next `reset()` samples from it)."""

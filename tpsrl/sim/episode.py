@@ -1,7 +1,7 @@
 """Typed episode specs: everything needed to reset a simulator deterministically, round-tripping JSON.
 
 A spec is plain data; `validate_episode` checks it against what a backend accepts (layouts, object
-types, articulations and their ranges) and raises `EpisodeError` naming the field, the value and the
+types, articulations and their ranges) and raises `EpisodeSpecError` naming the field, the value and the
 accepted values.
 """
 
@@ -17,11 +17,11 @@ from typing import Any
 Vec3 = tuple[float, float, float]
 
 
-class EpisodeError(ValueError):
+class EpisodeSpecError(ValueError):
     """An invalid episode spec; the message names the field, the value and what is accepted."""
 
 
-class PlacementError(EpisodeError):
+class PlacementError(EpisodeSpecError):
     """A well-formed episode whose bodies overlap at the start (the robot or an object inside a wall,
     furniture, the robot or another object)."""
 
@@ -88,7 +88,7 @@ class EpisodeSpec:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as e:
-            raise EpisodeError(f"{source}: not valid JSON ({e})") from None
+            raise EpisodeSpecError(f"{source}: not valid JSON ({e})") from None
         return cls.from_dict(data, source)
 
     @classmethod
@@ -131,13 +131,13 @@ class EpisodeSpec:
             )
         arts = data.get("articulations", {})
         if not isinstance(arts, Mapping):
-            raise EpisodeError(
+            raise EpisodeSpecError(
                 f"{source}.articulations: expected a mapping name -> joint state, got {arts!r}"
             )
         nav = data.get("nav_goal")
         layout = data["layout"]
         if isinstance(layout, bool) or not isinstance(layout, int):
-            raise EpisodeError(f"{source}.layout: expected an integer layout index, got {layout!r}")
+            raise EpisodeSpecError(f"{source}.layout: expected an integer layout index, got {layout!r}")
         held = data.get("held")
         return cls(
             layout=layout,
@@ -171,51 +171,51 @@ _EPISODE_FIELDS = (
 
 def _expect_keys(d: Any, path: str, required: set[str], optional: set[str]) -> None:
     if not isinstance(d, Mapping):
-        raise EpisodeError(f"{path}: expected a mapping, got {type(d).__name__} {d!r}")
+        raise EpisodeSpecError(f"{path}: expected a mapping, got {type(d).__name__} {d!r}")
     missing = required - set(d)
     if missing:
-        raise EpisodeError(f"{path}: missing field(s) {sorted(missing)}")
+        raise EpisodeSpecError(f"{path}: missing field(s) {sorted(missing)}")
     unknown = set(d) - required - optional
     if unknown:
-        raise EpisodeError(
+        raise EpisodeSpecError(
             f"{path}: unknown field(s) {sorted(unknown)}; accepted: {sorted(required | optional)}"
         )
 
 
 def _num(v: Any, path: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise EpisodeError(f"{path}: expected a finite number, got {v!r}")
+        raise EpisodeSpecError(f"{path}: expected a finite number, got {v!r}")
     return float(v)
 
 
 def _seed(v: Any, path: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**63:
-        raise EpisodeError(f"{path}: expected an integer in [0, 2**63), got {v!r}")
+        raise EpisodeSpecError(f"{path}: expected an integer in [0, 2**63), got {v!r}")
     return v
 
 
 def _episode_id(v: Any, path: str) -> str:
     if isinstance(v, bool) or not isinstance(v, (str, int)):
-        raise EpisodeError(f"{path}: expected a string, got {v!r}")
+        raise EpisodeSpecError(f"{path}: expected a string, got {v!r}")
     return str(v)
 
 
 def _str(v: Any, path: str) -> str:
     if not isinstance(v, str) or not v:
-        raise EpisodeError(f"{path}: expected a non-empty string, got {v!r}")
+        raise EpisodeSpecError(f"{path}: expected a non-empty string, got {v!r}")
     return v
 
 
 def _seq(v: Any, path: str) -> Sequence[Any]:
     if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
-        raise EpisodeError(f"{path}: expected a list, got {v!r}")
+        raise EpisodeSpecError(f"{path}: expected a list, got {v!r}")
     return v
 
 
 def _vec(v: Any, path: str, n: int) -> tuple[float, ...]:
     s = _seq(v, path)
     if len(s) != n:
-        raise EpisodeError(f"{path}: expected {n} numbers, got {len(s)}: {v!r}")
+        raise EpisodeSpecError(f"{path}: expected {n} numbers, got {len(s)}: {v!r}")
     return tuple(_num(x, f"{path}[{i}]") for i, x in enumerate(s))
 
 
@@ -237,7 +237,7 @@ YAW_LIMIT = 16 * math.pi
 
 def _check_yaw(yaw: float, path: str) -> None:
     if not abs(yaw) <= YAW_LIMIT:
-        raise EpisodeError(f"{path}: {yaw} rad; accepted: |yaw| <= {YAW_LIMIT:.1f} (16 pi)")
+        raise EpisodeSpecError(f"{path}: {yaw} rad; accepted: |yaw| <= {YAW_LIMIT:.1f} (16 pi)")
 
 
 def _check_point(p: Sequence[float], rules: EpisodeRules, path: str) -> None:
@@ -245,7 +245,7 @@ def _check_point(p: Sequence[float], rules: EpisodeRules, path: str) -> None:
     inside = x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and (len(p) < 3 or 0.0 <= p[2] <= rules.max_height)
     if not inside:
         z = f" x [0, {rules.max_height}]" if len(p) >= 3 else ""
-        raise EpisodeError(f"{path}: {tuple(p)} outside the apartment [{x0}, {x1}] x [{y0}, {y1}]{z}")
+        raise EpisodeSpecError(f"{path}: {tuple(p)} outside the apartment [{x0}, {x1}] x [{y0}, {y1}]{z}")
 
 
 def _validate_poses(spec: EpisodeSpec, rules: EpisodeRules, source: str) -> None:
@@ -260,54 +260,54 @@ def _validate_poses(spec: EpisodeSpec, rules: EpisodeRules, source: str) -> None
 
 
 def validate_episode(spec: EpisodeSpec, rules: EpisodeRules, source: str = "episode") -> None:
-    """Raise `EpisodeError` on the first field the backend cannot accept."""
+    """Raise `EpisodeSpecError` on the first field the backend cannot accept."""
     if not 0 <= spec.layout < rules.num_layouts:
-        raise EpisodeError(
+        raise EpisodeSpecError(
             f"{source}.layout: unknown layout {spec.layout}; accepted: 0..{rules.num_layouts - 1}"
         )
     _validate_poses(spec, rules, source)
     x0, y0, x1, y1 = rules.bounds
     if not (x0 <= spec.robot.x <= x1 and y0 <= spec.robot.y <= y1):
-        raise EpisodeError(
+        raise EpisodeSpecError(
             f"{source}.robot: position ({spec.robot.x}, {spec.robot.y}) outside the apartment [{x0}, {x1}] x [{y0}, {y1}]"
         )
     if spec.robot.arm is not None and rules.arm_ranges is not None:
         for i, (q, (lo, hi)) in enumerate(zip(spec.robot.arm, rules.arm_ranges, strict=True)):
             if not lo <= q <= hi:
-                raise EpisodeError(f"{source}.robot.arm[{i}]: {q} outside the joint range [{lo}, {hi}]")
+                raise EpisodeSpecError(f"{source}.robot.arm[{i}]: {q} outside the joint range [{lo}, {hi}]")
     handles: set[str] = set()
     for i, o in enumerate(spec.objects):
         p = f"{source}.objects[{i}]"
         if o.handle in handles:
-            raise EpisodeError(f"{p}.handle: duplicate handle {o.handle!r}")
+            raise EpisodeSpecError(f"{p}.handle: duplicate handle {o.handle!r}")
         handles.add(o.handle)
         if o.type not in rules.object_types:
-            raise EpisodeError(
+            raise EpisodeSpecError(
                 f"{p}.type: unknown object type {o.type!r}; accepted: {sorted(rules.object_types)}"
             )
         if not (x0 <= o.pos[0] <= x1 and y0 <= o.pos[1] <= y1 and 0.0 <= o.pos[2] <= 2.5):
-            raise EpisodeError(
+            raise EpisodeSpecError(
                 f"{p}.pos: {o.pos} outside the apartment [{x0}, {x1}] x [{y0}, {y1}] x [0, 2.5]"
             )
     for i, t in enumerate(spec.targets):
         if t.handle not in handles:
-            raise EpisodeError(
+            raise EpisodeSpecError(
                 f"{source}.targets[{i}].handle: no object {t.handle!r}; objects: {sorted(handles)}"
             )
     if spec.held is not None and spec.held not in handles:
-        raise EpisodeError(f"{source}.held: no object {spec.held!r}; objects: {sorted(handles)}")
+        raise EpisodeSpecError(f"{source}.held: no object {spec.held!r}; objects: {sorted(handles)}")
     if spec.marker is not None and spec.marker not in rules.articulations:
-        raise EpisodeError(
+        raise EpisodeSpecError(
             f"{source}.marker: unknown articulation {spec.marker!r}; accepted: {sorted(rules.articulations)}"
         )
     for name, value in spec.articulations:
         if name not in rules.articulations:
-            raise EpisodeError(
+            raise EpisodeSpecError(
                 f"{source}.articulations: unknown articulation {name!r}; accepted: {sorted(rules.articulations)}"
             )
         lo, hi = rules.articulations[name]
         if not lo <= value <= hi:
-            raise EpisodeError(f"{source}.articulations.{name}: {value} outside [{lo}, {hi}]")
+            raise EpisodeSpecError(f"{source}.articulations.{name}: {value} outside [{lo}, {hi}]")
 
 
 def save_episodes(path: str | Path, episodes: Sequence[EpisodeSpec]) -> None:
@@ -320,24 +320,24 @@ def save_episodes(path: str | Path, episodes: Sequence[EpisodeSpec]) -> None:
 
 def load_episodes(path: str | Path) -> list[EpisodeSpec]:
     """Reads a JSON list of episodes; every problem (missing, unreadable, empty or not JSON, no episodes,
-    a bad field) raises `EpisodeError` naming the file (and the field)."""
+    a bad field) raises `EpisodeSpecError` naming the file (and the field)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise EpisodeError(f"{p}: not a text file (binary?); accepted: a JSON list of episodes") from None
+        raise EpisodeSpecError(f"{p}: not a text file (binary?); accepted: a JSON list of episodes") from None
     except OSError as e:
-        raise EpisodeError(
+        raise EpisodeSpecError(
             f"{p}: cannot be read ({e.strerror or e}); accepted: a JSON list of episodes"
         ) from None
     if not text.strip():
-        raise EpisodeError(f"{p}: the file is empty; accepted: a JSON list of episodes")
+        raise EpisodeSpecError(f"{p}: the file is empty; accepted: a JSON list of episodes")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
-        raise EpisodeError(f"{p}: not valid JSON ({e}); accepted: a JSON list of episodes") from None
+        raise EpisodeSpecError(f"{p}: not valid JSON ({e}); accepted: a JSON list of episodes") from None
     if not isinstance(data, list):
-        raise EpisodeError(f"{p}: expected a JSON list of episodes, got {type(data).__name__}")
+        raise EpisodeSpecError(f"{p}: expected a JSON list of episodes, got {type(data).__name__}")
     if not data:
-        raise EpisodeError(f"{p}: the list holds no episodes; accepted: at least one")
+        raise EpisodeSpecError(f"{p}: the list holds no episodes; accepted: at least one")
     return [EpisodeSpec.from_dict(d, f"{p}[{i}]") for i, d in enumerate(data)]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 Vec3 = tuple[float, float, float]
-Fact = tuple[str, ...]
+Atom = tuple[str, ...]  # a ground predicate as plain strings; the planner builds its typed `Fact`s from these
 
 
 def goal_name(handle: str) -> str:
@@ -66,9 +66,9 @@ def is_closed(value: float, th: Thresholds = Thresholds()) -> bool:
     return abs(value) < th.closed
 
 
-def facts(state: SceneState, th: Thresholds = Thresholds()) -> frozenset[Fact]:
+def facts(state: SceneState, th: Thresholds = Thresholds()) -> frozenset[Atom]:
     """All true facts of `state`. Objects held by the robot are in no receptacle."""
-    out: set[Fact] = set()
+    out: set[Atom] = set()
     out.add(("holding", state.held) if state.held in state.objects else ("not_holding",))
     for name, value in state.articulations.items():
         if is_opened(name, value, th):

@@ -2,7 +2,7 @@
 else (robot or object in a wall or furniture, two objects at one spot, an object on the robot), and
 MuJoCo accepted the state (it silently resets the data on huge or non-finite values, with a warning).
 
-Pure functions of a model and its data after `mj_forward`; they raise `EpisodeError` (`PlacementError`
+Pure functions of a model and its data after `mj_forward`; they raise `EpisodeSpecError` (`PlacementError`
 for overlaps, which `RearrangeEnv.reset` answers by sampling again) naming the object and what it
 collides with.
 """
@@ -14,7 +14,7 @@ import math
 import mujoco
 import numpy as np
 
-from ..episode import EpisodeError, EpisodeSpec, PlacementError
+from ..episode import EpisodeSpec, EpisodeSpecError, PlacementError
 from .robot import GROUP_ROBOT
 
 ROBOT_OVERLAP_TOL = 0.04
@@ -53,9 +53,9 @@ def _label(m: mujoco.MjModel, g: int, objects: dict[str, int]) -> str:
 def check_initial_state(
     m: mujoco.MjModel, d: mujoco.MjData, spec: EpisodeSpec, source: str = "episode"
 ) -> None:
-    """Raises `EpisodeError` if MuJoCo rejected the state or two bodies start overlapping."""
+    """Raises `EpisodeSpecError` if MuJoCo rejected the state or two bodies start overlapping."""
     if bad_state_count(d):
-        raise EpisodeError(
+        raise EpisodeSpecError(
             f"{source}: MuJoCo rejected the initial state (a huge or non-finite pose); robot {spec.robot}"
         )
     objects = {o.handle: i for i, o in enumerate(spec.objects)}
