@@ -165,8 +165,14 @@ class HierarchicalAgent:
                 self._env_cfgs[skill] = skill_env_config(skill, base, self.cfg.depth)
         return self._policies[skill], self._env_cfgs[skill]
 
-    def run(self, env: RearrangeEnv, spec: EpisodeSpec, scenario: str = "", index: int = 0,
-            observer: Observer | None = None) -> EpisodeResult:  # fmt: skip
+    def run(
+        self,
+        env: RearrangeEnv,
+        spec: EpisodeSpec,
+        scenario: str = "",
+        index: int = 0,
+        observer: Observer | None = None,
+    ) -> EpisodeResult:
         """Run one HAB episode in `env` and score it."""
         t0 = time.perf_counter()
         env.reset(options={"episode": spec})
@@ -188,10 +194,23 @@ class HierarchicalAgent:
             env.step(ActionLayout.of(env).make(stop=True))
             ep.steps += 1
         result = EpisodeResult(
-            index, spec.episode_id, spec.layout, scenario, self.name, goal and stopped, goal, stopped,
-            ep.steps, ep.tracker.names, ep.tracker.success(), dict(ep.tracker.first), plan_len,
-            ep.replans, skills=ep.records, seconds=time.perf_counter() - t0,
-        )  # fmt: skip
+            index,
+            spec.episode_id,
+            spec.layout,
+            scenario,
+            self.name,
+            goal and stopped,
+            goal,
+            stopped,
+            ep.steps,
+            ep.tracker.names,
+            ep.tracker.success(),
+            dict(ep.tracker.first),
+            plan_len,
+            ep.replans,
+            skills=ep.records,
+            seconds=time.perf_counter() - t0,
+        )
         if not result.full_success:
             _attribute(result, ep, error)
         return result
@@ -308,9 +327,14 @@ class HierarchicalAgent:
         if ep.observer is not None:
             m = ep.monitor
             info = StepInfo(
-                skill, len(m.executed) + 1, len(m.executed) + len(m.remaining), ep.tracker.success(),
-                ep.tracker.names, ep.replans, ep.steps,
-            )  # fmt: skip
+                skill,
+                len(m.executed) + 1,
+                len(m.executed) + len(m.remaining),
+                ep.tracker.success(),
+                ep.tracker.names,
+                ep.replans,
+                ep.steps,
+            )
             ep.observer(ep.env, info)
 
     def _reset_arm(self, ep: _Episode) -> None:

@@ -84,10 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("a", "b"):
         s = r[key]
         stages = ", ".join(f"{k} {v:.0%}" for k, v in s["stages"].items())
-        print(f"{s['run']}: full success {s['full_success']:.0%} [95% CI {s['ci'][0]:.0%}, {s['ci'][1]:.0%}] "
-              f"over {r['episodes']} episodes; stages {stages}; failures {s['failures']}")  # fmt: skip
-    print(f"paired: {r['a']['run']} alone succeeded in {r['gained']}, {r['b']['run']} alone in {r['lost']}; "
-          f"exact McNemar p = {r['mcnemar_p']:.3f}")  # fmt: skip
+        print(
+            f"{s['run']}: full success {s['full_success']:.0%} [95% CI {s['ci'][0]:.0%}, {s['ci'][1]:.0%}] "
+            f"over {r['episodes']} episodes; stages {stages}; failures {s['failures']}"
+        )
+    print(
+        f"paired: {r['a']['run']} alone succeeded in {r['gained']}, {r['b']['run']} alone in {r['lost']}; "
+        f"exact McNemar p = {r['mcnemar_p']:.3f}"
+    )
     if args.json:
         print(json.dumps(r))
     return 0

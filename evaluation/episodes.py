@@ -192,9 +192,15 @@ def _episode(
             objects, targets = _place_legs(rng, layout, draft)
             anchor = np.array(objects[0].pos)
             x, y, yaw = sample_base(
-                rng, layout, anchor, min_dist=0.0, max_dist=100.0, yaw_noise=math.pi,
-                base_noise=0.0, disks=articulation_disks(layout, draft.articulations),
-            )  # fmt: skip
+                rng,
+                layout,
+                anchor,
+                min_dist=0.0,
+                max_dist=100.0,
+                yaw_noise=math.pi,
+                base_noise=0.0,
+                disks=articulation_disks(layout, draft.articulations),
+            )
         except (SpawnError, RuntimeError) as e:
             last = str(e)
             continue

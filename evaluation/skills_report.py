@@ -139,12 +139,17 @@ def read_shipped(cfg: SkillsReportConfig) -> list[Shipped]:
             raise ConfigError(f"skills: {n}: {e}") from None
         if expected != n:
             raise ConfigError(f"skills: {path} holds {expected!r} (by its meta), not {n!r}; rename it")
-        out.append(Shipped(
-            name=n, path=path, skill=meta["skill"],
-            base_movement=bool(meta.get("skill_config", {}).get("base_movement", True)),
-            env_steps=checkpoint.trained_env_steps(data),
-            curve=list(data.get("curve") or []), shipped=dict(data.get("shipped") or {}),
-        ))  # fmt: skip
+        out.append(
+            Shipped(
+                name=n,
+                path=path,
+                skill=meta["skill"],
+                base_movement=bool(meta.get("skill_config", {}).get("base_movement", True)),
+                env_steps=checkpoint.trained_env_steps(data),
+                curve=list(data.get("curve") or []),
+                shipped=dict(data.get("shipped") or {}),
+            )
+        )
     return out
 
 
@@ -213,8 +218,15 @@ def plot_curves(skill: str, records: list[dict[str, Any]], path: Path) -> Path:
         ax_s.plot(xs, [p["success"] for p in r["curve"]], color=colour, label=f"{r['name']} (training)")
         ax_r.plot(xs, [p["return"] for p in r["curve"]], color=colour, label=r["name"])
         err = [[r["success"] - r["ci_low"]], [r["ci_high"] - r["success"]]]
-        ax_s.errorbar([r["env_steps_trained"]], [r["success"]], yerr=err, fmt="o", color=colour, capsize=4,
-                      label=f"{r['name']} ({r['split']}, n={r['episodes']})")  # fmt: skip
+        ax_s.errorbar(
+            [r["env_steps_trained"]],
+            [r["success"]],
+            yerr=err,
+            fmt="o",
+            color=colour,
+            capsize=4,
+            label=f"{r['name']} ({r['split']}, n={r['episodes']})",
+        )
     if skill in TARGETS:
         ax_s.axhline(TARGETS[skill], color="grey", linestyle=":", label=f"target {TARGETS[skill]:.0%}")
     ax_s.set(title=f"{skill}: success", xlabel="env steps", ylabel="success rate", ylim=(-0.02, 1.02))
@@ -248,8 +260,13 @@ def run_report(cfg: SkillsReportConfig) -> dict[str, Any]:
         figures[skill] = str(plot_curves(skill, variants, run_dir / f"curve_{skill}.png"))
     table = markdown_table(records)
     (run_dir / "skills.md").write_text(table)
-    record = {"run_dir": str(run_dir), "config": asdict(cfg), "seconds": time.perf_counter() - t0,
-              "figures": figures, "skills": records}  # fmt: skip
+    record = {
+        "run_dir": str(run_dir),
+        "config": asdict(cfg),
+        "seconds": time.perf_counter() - t0,
+        "figures": figures,
+        "skills": records,
+    }
     (run_dir / "results.json").write_text(json.dumps(record, indent=1))
     return record
 
@@ -257,10 +274,14 @@ def run_report(cfg: SkillsReportConfig) -> dict[str, Any]:
 def summary_line(record: dict[str, Any]) -> str:
     """The last output line: per skill its success, episodes, training steps and interval; the run dir."""
     skills = {
-        n: {"success": r["success"], "episodes": r["episodes"], "env_steps_trained": r["env_steps_trained"],
-            "ci": [r["ci_low"], r["ci_high"]]}
+        n: {
+            "success": r["success"],
+            "episodes": r["episodes"],
+            "env_steps_trained": r["env_steps_trained"],
+            "ci": [r["ci_low"], r["ci_high"]],
+        }
         for n, r in record["skills"].items()
-    }  # fmt: skip
+    }
     return json.dumps({"skills": skills, "run_dir": record["run_dir"]})
 
 

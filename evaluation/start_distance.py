@@ -95,8 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m evaluation.start_distance", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("runs", nargs="+", help="tpsrl-eval run directories (pooled)")
-    parser.add_argument("--bins", default=",".join(f"{b:g}" for b in DEFAULT_BINS),
-                        help="bin edges in metres, comma-separated (the last bin is open above)")  # fmt: skip
+    parser.add_argument(
+        "--bins",
+        default=",".join(f"{b:g}" for b in DEFAULT_BINS),
+        help="bin edges in metres, comma-separated (the last bin is open above)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     args = parser.parse_args(argv)
     try:
@@ -109,16 +112,25 @@ def main(argv: list[str] | None = None) -> int:
     except StartDistanceError as e:
         parser.error(str(e))
     total = sum(ok for _, ok in pairs)
-    print(f"first stage from the robot's start, {len(pairs)} episodes of {len(args.runs)} run(s): "
-          f"{total} reached ({total / len(pairs):.1%})")  # fmt: skip
+    print(
+        f"first stage from the robot's start, {len(pairs)} episodes of {len(args.runs)} run(s): "
+        f"{total} reached ({total / len(pairs):.1%})"
+    )
     print(f"{'start distance (m)':>20}  {'episodes':>8}  {'success (95% CI)':>22}")
     for r in rows:
         span = f"{r['from_m']:g}+" if math.isinf(r["to_m"]) else f"{r['from_m']:g}-{r['to_m']:g}"
         rate = "-" if r["success"] is None else f"{r['success']:.0%} [{r['ci'][0]:.0%}, {r['ci'][1]:.0%}]"
         print(f"{span:>20}  {r['episodes']:>8}  {rate:>22}")
     if args.json:
-        print(json.dumps({"episodes": len(pairs), "reached": total,
-                          "bins": [{**r, "to_m": None if math.isinf(r["to_m"]) else r["to_m"]} for r in rows]}))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "episodes": len(pairs),
+                    "reached": total,
+                    "bins": [{**r, "to_m": None if math.isinf(r["to_m"]) else r["to_m"]} for r in rows],
+                }
+            )
+        )
     return 0
 
 

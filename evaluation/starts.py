@@ -184,8 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     save_episodes(args.out, starts)
     seconds = round(time.perf_counter() - t0, 1)
-    print(f"{counts['kept']} {args.skill} starts from {counts['calls']} {args.skill} calls in {args.episodes} episodes "
-          f"x {len(scenarios)} scenarios -> {args.out} in {seconds} s")  # fmt: skip
+    print(
+        f"{counts['kept']} {args.skill} starts from {counts['calls']} {args.skill} calls in {args.episodes} episodes "
+        f"x {len(scenarios)} scenarios -> {args.out} in {seconds} s"
+    )
     print(
         json.dumps(
             {

@@ -115,8 +115,16 @@ def _reused(cfg: StudyConfig) -> dict[tuple[str, str], tuple[Path, dict[str, Any
 
 
 def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, Any] | None:
-    base = EvalConfig(scenario, agent, cfg.episodes, cfg.seed, processes=cfg.processes,
-                      out_dir=str(study), progress=cfg.progress, videos=cfg.videos)  # fmt: skip
+    base = EvalConfig(
+        scenario,
+        agent,
+        cfg.episodes,
+        cfg.seed,
+        processes=cfg.processes,
+        out_dir=str(study),
+        progress=cfg.progress,
+        videos=cfg.videos,
+    )
     reused = _reused(cfg).get((scenario, agent))
     if reused is not None:
         d, saved = reused
@@ -239,12 +247,16 @@ def main(argv: list[str] | None = None) -> int:
     print(Path(record["table"]).read_text())
     print(f"figure: {record['figure']}; table: {record['table']}")
     if record["env_steps_per_second"]:
-        print(f"evaluation throughput: {record['env_steps_per_second']:.0f} env steps/s over all processes "
-              f"({record['env_steps']} steps in {record['seconds']:.0f} s)")  # fmt: skip
+        print(
+            f"evaluation throughput: {record['env_steps_per_second']:.0f} env steps/s over all processes "
+            f"({record['env_steps']} steps in {record['seconds']:.0f} s)"
+        )
     for pair, ran in record["reused_throughput"].items():
         if ran and ran["env_steps_per_second"]:
-            print(f"reused {pair}: {ran['env_steps_per_second']:.0f} env steps/s over {ran['processes']} "
-                  "process(es) when it ran")  # fmt: skip
+            print(
+                f"reused {pair}: {ran['env_steps_per_second']:.0f} env steps/s over {ran['processes']} "
+                "process(es) when it ran"
+            )
     print(json.dumps(record))
     return 0
 

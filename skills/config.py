@@ -215,10 +215,17 @@ def task_fields(cfg: SkillConfig) -> dict[str, Any]:
 
 def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[str, ...]) -> EnvConfig:
     """The simulator config of a skill: its observations (+ head_depth), actions, depth and length."""
-    extra = tuple(name for name, on in (("head_depth", cfg.depth), ("base_odometry", cfg.odometry),
-                                        ("goal_path_compass", cfg.path_compass),
-                                        ("arm_contact_force", cfg.contact),
-                                        ("base_ranges", cfg.ranges)) if on)  # fmt: skip
+    extra = tuple(
+        name
+        for name, on in (
+            ("head_depth", cfg.depth),
+            ("base_odometry", cfg.odometry),
+            ("goal_path_compass", cfg.path_compass),
+            ("arm_contact_force", cfg.contact),
+            ("base_ranges", cfg.ranges),
+        )
+        if on
+    )
     obs = cfg.observations or (observations + extra)
     depth = (
         DepthSettings(mode="raycast", height=cfg.depth, width=cfg.depth)

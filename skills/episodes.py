@@ -128,9 +128,16 @@ class ObjectEpisodes:
         )
         if self.goal_radius > 0:  # nav: some free cell must satisfy the success distance
             sample_base(
-                rng, layout, anchor, min_dist=0.0, max_dist=self.goal_radius - 0.1,
-                yaw_noise=0.0, base_noise=0.0, disks=disks, tries=self.cfg.spawn_tries,
-            )  # fmt: skip
+                rng,
+                layout,
+                anchor,
+                min_dist=0.0,
+                max_dist=self.goal_radius - 0.1,
+                yaw_noise=0.0,
+                base_noise=0.0,
+                disks=disks,
+                tries=self.cfg.spawn_tries,
+            )
         self._count += 1
         return replace(
             spec,
@@ -167,11 +174,16 @@ class ArticulationEpisodes:
             try:
                 spec = sample_episode(rng, layout, 0, self.cfg.clutter, articulations=arts)
                 x, y, yaw = sample_base(
-                    rng, layout, handle_anchor(layout, marker), min_dist=0.0,
-                    max_dist=self.cfg.spawn_max_dist, yaw_noise=self.cfg.yaw_noise,
-                    base_noise=self.cfg.base_noise, disks=articulation_disks(layout, arts),
+                    rng,
+                    layout,
+                    handle_anchor(layout, marker),
+                    min_dist=0.0,
+                    max_dist=self.cfg.spawn_max_dist,
+                    yaw_noise=self.cfg.yaw_noise,
+                    base_noise=self.cfg.base_noise,
+                    disks=articulation_disks(layout, arts),
                     tries=self.cfg.spawn_tries,
-                )  # fmt: skip
+                )
             except (SpawnError, RuntimeError) as e:
                 last = str(e)
                 continue

@@ -164,12 +164,23 @@ def evaluate(
     wins = sum(outcomes)
     low, high = wilson_interval(wins, episodes)
     return SkillResult(
-        skill=skill_policy.skill, policy=policy, split=split, episodes=episodes, success=wins / max(1, episodes),
-        ci_low=low, ci_high=high, mean_steps=float(np.mean(steps)), mean_return=float(np.mean(returns)),
-        failures=dict(causes), env_steps_trained=getattr(skill_policy, "env_steps_trained", None),
-        seconds=time.perf_counter() - t0, sampled=sample, noise_scale=noise_scale, outcomes=outcomes,
+        skill=skill_policy.skill,
+        policy=policy,
+        split=split,
+        episodes=episodes,
+        success=wins / max(1, episodes),
+        ci_low=low,
+        ci_high=high,
+        mean_steps=float(np.mean(steps)),
+        mean_return=float(np.mean(returns)),
+        failures=dict(causes),
+        env_steps_trained=getattr(skill_policy, "env_steps_trained", None),
+        seconds=time.perf_counter() - t0,
+        sampled=sample,
+        noise_scale=noise_scale,
+        outcomes=outcomes,
         episode_set=digest.hexdigest()[:16],
-    )  # fmt: skip
+    )
 
 
 def field_value(text: str) -> Any:
@@ -274,8 +285,11 @@ def main(argv: list[str] | None = None) -> int:
         except StartBankError as e:
             parser.error(f"--start-bank: {e}")
     if args.against is not None and results[0].episode_set != results[1].episode_set:
-        differ = {k: (a_fields.get(k), b_fields.get(k)) for k in a_fields.keys() | b_fields.keys()
-                  if a_fields.get(k) != b_fields.get(k)}  # fmt: skip
+        differ = {
+            k: (a_fields.get(k), b_fields.get(k))
+            for k in a_fields.keys() | b_fields.keys()
+            if a_fields.get(k) != b_fields.get(k)
+        }
         parser.error(
             f"--against: {args.policy} and {args.against} drew different episodes from their own task "
             f"settings (differing: {differ}); give both the same with --set FIELD=VALUE"
@@ -285,15 +299,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample:
         where += ", sampled" + (f" at {args.noise_scale:g} x the std" if args.noise_scale != 1.0 else "")
     for r in results:
-        print(f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
-              f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
-              f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps")  # fmt: skip
+        print(
+            f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
+            f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
+            f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps"
+        )
     out = asdict(results[0])
     if args.against is not None:
         a, b = results
         gained, lost, p = mcnemar(a.outcomes, b.outcomes)
-        print(f"paired over the same {a.episodes} episodes: {a.policy} alone succeeded in {gained}, "
-              f"{b.policy} alone in {lost}; exact McNemar p = {p:.3f}")  # fmt: skip
+        print(
+            f"paired over the same {a.episodes} episodes: {a.policy} alone succeeded in {gained}, "
+            f"{b.policy} alone in {lost}; exact McNemar p = {p:.3f}"
+        )
         out.update(against=asdict(b), gained=gained, lost=lost, mcnemar_p=p)
     if args.json:
         print(json.dumps(out))

@@ -104,9 +104,14 @@ class NavToObjTask:
                 "skill.base_movement: False is not accepted for nav_to_obj (the base is its only motion)"
             )
         self.episodes: ObjectEpisodes | BankEpisodes = ObjectEpisodes(
-            c, ALL_RECEPTACLES, ALL_RECEPTACLES, anchor="nav", hold_prob=c.hold_prob,
-            min_dist=c.min_start_dist, goal_radius=c.success_dist,
-        )  # fmt: skip
+            c,
+            ALL_RECEPTACLES,
+            ALL_RECEPTACLES,
+            anchor="nav",
+            hold_prob=c.hold_prob,
+            min_dist=c.min_start_dist,
+            goal_radius=c.success_dist,
+        )
         if c.start_bank:
             self.episodes = BankEpisodes(
                 self.episodes,

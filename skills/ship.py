@@ -191,8 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     data = checkpoint.load(path)
-    print(f"shipped {path} ({path.stat().st_size / 1024:.0f} KiB, {data['shipped']['env_steps']:,} env steps, "
-          f"{len(data['curve'])} curve points)")  # fmt: skip
+    print(
+        f"shipped {path} ({path.stat().st_size / 1024:.0f} KiB, {data['shipped']['env_steps']:,} env steps, "
+        f"{len(data['curve'])} curve points)"
+    )
     return 0
 
 

@@ -325,10 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     save_episodes(args.out, bank)
     counts["seconds"] = round(time.perf_counter() - t0, 1)
-    print(f"{counts['kept']} place starts from {counts['episodes']} nav episodes "
-          f"({counts['nav_success']} successful, {counts['unreachable_goal']} with a goal out of reach, "
-          f"{counts['not_recreated']} not re-created) "
-          f"-> {args.out} in {counts['seconds']} s")  # fmt: skip
+    print(
+        f"{counts['kept']} place starts from {counts['episodes']} nav episodes "
+        f"({counts['nav_success']} successful, {counts['unreachable_goal']} with a goal out of reach, "
+        f"{counts['not_recreated']} not re-created) "
+        f"-> {args.out} in {counts['seconds']} s"
+    )
     print(json.dumps({"out": args.out, "split": args.split, "nav": args.nav, **counts}))
     return 0
 

@@ -176,8 +176,10 @@ def _base_rows(
             for i in range(full.slices[name].start, full.slices[name].stop)
         ]
         target = with_base if target_base else without
-        spaces = {"observation": space_to_dict(target.observation_space),
-                  "action": space_to_dict(target.action_space)}  # fmt: skip
+        spaces = {
+            "observation": space_to_dict(target.observation_space),
+            "action": space_to_dict(target.action_space),
+        }
     finally:
         with_base.close()
         without.close()
@@ -202,8 +204,16 @@ def without_base(source: str | Path, out: str | Path) -> Path:
     if policy.get("init_action_mean"):
         policy["init_action_mean"] = [policy["init_action_mean"][i] for i in rows]
     derived = {"derived": "without_base", "kept_action_rows": rows}
-    return _write(data, out, source, derived, {**fields, "base_movement": False}, model=model, spaces=spaces,
-                  config={**data["config"], "policy": policy})  # fmt: skip
+    return _write(
+        data,
+        out,
+        source,
+        derived,
+        {**fields, "base_movement": False},
+        model=model,
+        spaces=spaces,
+        config={**data["config"], "policy": policy},
+    )
 
 
 def with_base(source: str | Path, out: str | Path, base_log_std: float | None = None) -> Path:
@@ -240,8 +250,16 @@ def with_base(source: str | Path, out: str | Path, base_log_std: float | None = 
             mean[i] = value
         policy["init_action_mean"] = mean
     derived = {"derived": "with_base", "source_action_rows": rows}
-    return _write(data, out, source, derived, {**fields, "base_movement": True}, model=model, spaces=spaces,
-                  config={**data["config"], "policy": policy})  # fmt: skip
+    return _write(
+        data,
+        out,
+        source,
+        derived,
+        {**fields, "base_movement": True},
+        model=model,
+        spaces=spaces,
+        config={**data["config"], "policy": policy},
+    )
 
 
 GRIP_HOLD_BIAS, GRIP_HOLD_LOG_STD = 1.0, -1.5
@@ -274,8 +292,10 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
     out = Path(out)
     data, skill, fields = _load(source, out, base_movement=False)
     if fields["depth"] or depth < 1:
-        raise WarmStartError(f"{source}: needs a state-only policy and depth >= 1 (it has depth "
-                             f"{fields['depth']}, asked {depth})")  # fmt: skip
+        raise WarmStartError(
+            f"{source}: needs a state-only policy and depth >= 1 (it has depth "
+            f"{fields['depth']}, asked {depth})"
+        )
     if image_encoder not in IMAGE_ENCODERS:
         raise WarmStartError(f"--image-encoder {image_encoder!r}; accepted: {' | '.join(IMAGE_ENCODERS)}")
     pcfg = PolicyConfig(**{**data["config"]["policy"], "image_encoder": image_encoder})
@@ -304,8 +324,16 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    return _write(data, out, source, {"derived": "with_depth", "depth": depth}, {**fields, "depth": depth},
-                  model=model, spaces=spaces, config={"policy": asdict(pcfg)})  # fmt: skip
+    return _write(
+        data,
+        out,
+        source,
+        {"derived": "with_depth", "depth": depth},
+        {**fields, "depth": depth},
+        model=model,
+        spaces=spaces,
+        config={"policy": asdict(pcfg)},
+    )
 
 
 SENSOR_FIELDS = {
@@ -355,8 +383,9 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    return _write(data, out, source, {"derived": "with_sensor", "sensor": sensor}, plus,
-                  model=model, spaces=spaces)  # fmt: skip
+    return _write(
+        data, out, source, {"derived": "with_sensor", "sensor": sensor}, plus, model=model, spaces=spaces
+    )
 
 
 def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
@@ -387,8 +416,15 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     kept_obs = tuple(o for o in observations if o != sensor)
     _, new_space, action_space = _spaces(skill, {**fields, "observations": kept_obs})
     spaces = {"observation": space_to_dict(new_space), "action": space_to_dict(action_space)}
-    return _write(data, out, source, {"derived": "without_sensor", "sensor": sensor},
-                  {**fields, "observations": list(kept_obs)}, model=model, spaces=spaces)  # fmt: skip
+    return _write(
+        data,
+        out,
+        source,
+        {"derived": "without_sensor", "sensor": sensor},
+        {**fields, "observations": list(kept_obs)},
+        model=model,
+        spaces=spaces,
+    )
 
 
 def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> Path:
@@ -406,8 +442,9 @@ def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> P
     renamed = tuple(new if o == old else o for o in observations)
     _, new_space, action_space = _spaces(skill, {**fields, "observations": renamed})
     if new_space[new].shape != obs_space[old].shape:
-        raise WarmStartError(f"--rename-sensor {old}:{new}: shapes differ ({obs_space[old].shape} vs "
-                             f"{new_space[new].shape})")  # fmt: skip
+        raise WarmStartError(
+            f"--rename-sensor {old}:{new}: shapes differ ({obs_space[old].shape} vs {new_space[new].shape})"
+        )
     # The new name may sort elsewhere: the source's columns in the new order of their sensors.
     before = _vector_columns(obs_space)
     order = [c for key in _vector_columns(new_space) for c in before[old if key == new else key]]
@@ -419,29 +456,63 @@ def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> P
             value = value[:, order]
         model[key] = value.clone()
     spaces = {"observation": space_to_dict(new_space), "action": space_to_dict(action_space)}
-    return _write(data, out, source, {"derived": "renamed_sensor", "sensor": old, "as": new},
-                  {**fields, "observations": list(renamed)}, model=model, spaces=spaces)  # fmt: skip
+    return _write(
+        data,
+        out,
+        source,
+        {"derived": "renamed_sensor", "sensor": old, "as": new},
+        {**fields, "observations": list(renamed)},
+        model=model,
+        spaces=spaces,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.warmstart", description=__doc__.split("\n\n")[0])
-    parser.add_argument("source", help="checkpoint or run directory of a trained manipulation skill (with base "
-                        "movement for the default no-base start point)")  # fmt: skip
+    parser.add_argument(
+        "source",
+        help="checkpoint or run directory of a trained manipulation skill (with base "
+        "movement for the default no-base start point)",
+    )
     parser.add_argument("out", help="the policy file to write (must not exist)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--hold-grip", action="store_true", help="keep every output, set the grip to hold")
-    how.add_argument("--add-base", action="store_true", help="from a skill trained without base movement: "
-                     "add base outputs that keep the base still until trained")  # fmt: skip
-    how.add_argument("--add-depth", type=int, default=0, metavar="N",
-                        help="keep every output, add N x N head depth to the observations")  # fmt: skip
-    how.add_argument("--add-sensor", metavar="NAME", help="keep every output, add the sensor NAME to the "
-                     f"observations ({' | '.join(SENSOR_FIELDS)})")  # fmt: skip
-    how.add_argument("--drop-sensor", metavar="NAME", help="keep every output, remove the vector sensor NAME "
-                     "from the observations (its input taken at its training mean)")  # fmt: skip
-    how.add_argument("--rename-sensor", metavar="OLD:NEW", help="keep every output, read the sensor NEW (same "
-                     "shape) where the policy read OLD, e.g. joint:joint_sway for nav")  # fmt: skip
-    parser.add_argument("--base-log-std", type=float, default=None, help="with --add-base: the base outputs' "
-                        "initial log-std (default: the mean of the source's)")  # fmt: skip
+    how.add_argument(
+        "--add-base",
+        action="store_true",
+        help="from a skill trained without base movement: "
+        "add base outputs that keep the base still until trained",
+    )
+    how.add_argument(
+        "--add-depth",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep every output, add N x N head depth to the observations",
+    )
+    how.add_argument(
+        "--add-sensor",
+        metavar="NAME",
+        help=f"keep every output, add the sensor NAME to the observations ({' | '.join(SENSOR_FIELDS)})",
+    )
+    how.add_argument(
+        "--drop-sensor",
+        metavar="NAME",
+        help="keep every output, remove the vector sensor NAME "
+        "from the observations (its input taken at its training mean)",
+    )
+    how.add_argument(
+        "--rename-sensor",
+        metavar="OLD:NEW",
+        help="keep every output, read the sensor NEW (same "
+        "shape) where the policy read OLD, e.g. joint:joint_sway for nav",
+    )
+    parser.add_argument(
+        "--base-log-std",
+        type=float,
+        default=None,
+        help="with --add-base: the base outputs' initial log-std (default: the mean of the source's)",
+    )
     parser.add_argument("--image-encoder", default="flat", help="encoder of the added depth (default flat)")
     args = parser.parse_args(argv)
     try:

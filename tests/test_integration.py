@@ -14,9 +14,17 @@ SMALL = {"depth": {"height": 16, "width": 16}, "clutter": (0, 2), "max_steps": 1
 
 def test_engine_trains_on_the_simulator_in_worker_processes(tmp_path: Path) -> None:
     cfg = compose_config(
-        [f"run.dir={tmp_path / 'run'}", "engine.num_envs=2", "engine.rollout_steps=16", "run.total_steps=96",
-         "run.wandb=disabled", "run.progress=false", "policy.hidden_size=32", "engine.mode=ver"]
-    )  # fmt: skip
+        [
+            f"run.dir={tmp_path / 'run'}",
+            "engine.num_envs=2",
+            "engine.rollout_steps=16",
+            "run.total_steps=96",
+            "run.wandb=disabled",
+            "run.progress=false",
+            "policy.hidden_size=32",
+            "engine.mode=ver",
+        ]
+    )
     result = train(cfg, env_factory=RearrangeEnvFactory(SMALL))
     assert result.counters.env_steps >= 96 and result.counters.updates >= 3
     last = result.history[-1]

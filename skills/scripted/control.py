@@ -243,9 +243,12 @@ def door_path(r: Robot, target: np.ndarray, standoff: tuple[float, float]) -> li
 
 
 def creep(
-    r: Robot, xy: np.ndarray, arm: Callable[[], np.ndarray], ready: Callable[[], bool] | None = None,
+    r: Robot,
+    xy: np.ndarray,
+    arm: Callable[[], np.ndarray],
+    ready: Callable[[], bool] | None = None,
     max_steps: int = 25,
-) -> Actions:  # fmt: skip
+) -> Actions:
     """Drive straight (slowly) to `xy`, a few centimetres past the planning grid, keeping the heading
     within a small turn; the base waits while `ready()` is false."""
     for _ in range(max_steps):

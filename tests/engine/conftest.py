@@ -36,7 +36,7 @@ def tiny_config(tmp_path: Any, mode: str = "ver", serial: bool = True, **run: An
                 "progress": False,
                 **run,
             }
-        ),  # fmt: skip
+        ),
     )
 
 

@@ -32,9 +32,17 @@ def make(
         obs_space, 1, PolicyConfig(kind=kind, hidden_size=8, mlp_hidden=8, separate_critic=True)
     )
     policy.update_obs_stats({"obs": torch.arange(8.0)[:, None]})  # the MLP then acts in numpy, normalised
-    cfg = EngineConfig(num_envs=n, rollout_steps=t, envs_per_worker=per_worker, act_in_workers=True,
-                       step_timeout_s=30.0, **engine)  # type: ignore[arg-type]  # fmt: skip
-    return ActingCollector(cfg, [counter7] * n, policy, obs_space, act, torch.device("cpu"), 0, 0.9, 0.8)
+    cfg = EngineConfig(
+        num_envs=n,
+        rollout_steps=t,
+        envs_per_worker=per_worker,
+        act_in_workers=True,
+        step_timeout_s=30.0,
+        **engine,
+    )  # type: ignore[arg-type]
+    return ActingCollector(
+        cfg, [counter7] * n, policy, obs_space, act, device=torch.device("cpu"), seed=0, gamma=0.9, lam=0.8
+    )
 
 
 @pytest.mark.parametrize("kind", ["lstm", "mlp"])  # LSTM: recurrent states; MLP: `NumpyActing`
@@ -63,12 +71,17 @@ def test_workers_write_the_steps_ver_would_record(kind: str) -> None:
             # the workers acted with the published weights: stored states reproduce log-probs and values
             mb = pack(r.sequences)
             s = mb.slots
-            lp, v = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask,
-                                      b.state[mb.starts])  # fmt: skip
+            lp, v = c.policy.evaluate(
+                {"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask, b.state[mb.starts]
+            )
             assert torch.allclose(lp, b.log_prob[s], atol=1e-5) and torch.allclose(v, b.value[s], atol=1e-5)
             for slot in torch.nonzero(b.truncated[:n]).squeeze(1).tolist():  # bootstrapped from the final obs
-                _, _, _, after = c.policy.act({"obs": b.obs["obs"][slot : slot + 1]}, b.prev_action[slot : slot + 1],
-                                              b.state[slot : slot + 1], deterministic=True)  # fmt: skip
+                _, _, _, after = c.policy.act(
+                    {"obs": b.obs["obs"][slot : slot + 1]},
+                    b.prev_action[slot : slot + 1],
+                    b.state[slot : slot + 1],
+                    deterministic=True,
+                )
                 final = c.policy.value(
                     {"obs": torch.tensor([[7.0]])}, b.action[slot : slot + 1].clamp(-1, 1), after
                 )
@@ -91,9 +104,12 @@ def test_acting_in_workers_learns_point_target(tmp_path: Path, overlap: bool) ->
 
 @pytest.mark.parametrize(
     ("engine", "field"),
-    [({"mode": "sync", "serial": False}, "engine.mode"), ({"mode": "nover", "serial": False}, "engine.mode"),
-     ({"act_in_workers": False, "overlap_learning": True}, "engine.overlap_learning")],
-)  # fmt: skip
+    [
+        ({"mode": "sync", "serial": False}, "engine.mode"),
+        ({"mode": "nover", "serial": False}, "engine.mode"),
+        ({"act_in_workers": False, "overlap_learning": True}, "engine.overlap_learning"),
+    ],
+)
 def test_misuse_names_the_field(tmp_path: Path, engine: dict, field: str) -> None:
     cfg = tiny_config(tmp_path)
     cfg.engine.act_in_workers = True
@@ -129,9 +145,17 @@ def test_a_lagged_rollout_is_clipped_around_the_learner_and_weighted_by_the_lag(
         c.close()
     assert r is not None and r.lagged
     b, s = r.buffer, r.slots
-    lp_now, _ = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s],
-                                  torch.ones(1, len(s), dtype=torch.bool),
-                                  b.state[s]) if kind == "mlp" else (None, None)  # fmt: skip
+    lp_now, _ = (
+        c.policy.evaluate(
+            {"obs": b.obs["obs"][s]},
+            b.prev_action[s],
+            b.action[s],
+            torch.ones(1, len(s), dtype=torch.bool),
+            b.state[s],
+        )
+        if kind == "mlp"
+        else (None, None)
+    )
     behaviour = b.log_prob.clone()
     b.log_prob[s] += torch.where(torch.arange(len(s)) % 2 == 0, 0.3, -0.3)  # as if acted by other weights
     old, weights, _ = PPO(c.policy, PPOConfig(), torch.device("cpu"), 0)._anchor(r)

@@ -28,8 +28,19 @@ def test_results_file_skips_finished_runs(
 
     monkeypatch.setattr(bench_learn, "run_tpsrl", fake)
     results = tmp_path / "runs.jsonl"
-    argv = ["--tasks", "Pendulum-v1", "--seeds", "2", "--steps", "64", "--only", "tpsrl", "--json",
-            "--results", str(results)]  # fmt: skip
+    argv = [
+        "--tasks",
+        "Pendulum-v1",
+        "--seeds",
+        "2",
+        "--steps",
+        "64",
+        "--only",
+        "tpsrl",
+        "--json",
+        "--results",
+        str(results),
+    ]
     assert bench_learn.main(argv) == 0 and calls == [0, 1]
     assert bench_learn.main(argv) == 0 and calls == [0, 1]  # nothing run again
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["tasks"]["Pendulum-v1"]

@@ -55,7 +55,15 @@ def make(mode: str, lag: dict[int, int] | None = None, n: int = 3, t: int = 8, *
     pool = SerialPool([counter_factory] * n, shm.step_spec(obs_space, act))
     cfg = EngineConfig(mode=mode, num_envs=n, rollout_steps=t, serial=True, **engine)
     return Collector(
-        cfg, LaggyPool(pool, lag or {}), policy, obs_space, act, torch.device("cpu"), 0, 0.9, 0.8
+        cfg,
+        LaggyPool(pool, lag or {}),
+        policy,
+        obs_space,
+        act,
+        device=torch.device("cpu"),
+        seed=0,
+        gamma=0.9,
+        lam=0.8,
     )
 
 
@@ -92,8 +100,14 @@ def test_in_flight_step_is_learned_from_in_next_rollout_with_its_reward() -> Non
         # every completed step: reward is the env's step count after the action taken at obs t -> t + 1
         assert torch.equal(b.reward[r.slots], b.obs["obs"][r.slots, 0] + 1)
         pending = np.flatnonzero(c.pending >= 0).tolist()
-        before = {e: (b.obs["obs"][int(c.pending[e]), 0].item(), b.action[int(c.pending[e])].clone(),
-                      b.log_prob[int(c.pending[e])].item()) for e in pending}  # fmt: skip
+        before = {
+            e: (
+                b.obs["obs"][int(c.pending[e]), 0].item(),
+                b.action[int(c.pending[e])].clone(),
+                b.log_prob[int(c.pending[e])].item(),
+            )
+            for e in pending
+        }
         assert c.stats.carried_out == len(pending)
         nxt = c.collect()
         for e, (t, action, log_prob) in before.items():
@@ -121,8 +135,12 @@ def test_truncation_bootstraps_from_final_observation_value() -> None:
         assert b.truncation_value[slot] != 0.0
         # recompute: value of the final obs (t = 7) after the step, from the stored step's LSTM output
         obs = {"obs": torch.tensor([[7.0]])}
-        _, _, _, state_after = c.policy.act({"obs": b.obs["obs"][slot : slot + 1]}, b.prev_action[slot : slot + 1],
-                                            b.state[slot : slot + 1], deterministic=True)  # fmt: skip
+        _, _, _, state_after = c.policy.act(
+            {"obs": b.obs["obs"][slot : slot + 1]},
+            b.prev_action[slot : slot + 1],
+            b.state[slot : slot + 1],
+            deterministic=True,
+        )
         prev = b.action[slot : slot + 1].clamp(-1, 1)
         assert torch.allclose(c.policy.value(obs, prev, state_after), b.truncation_value[slot : slot + 1])
     # the step after a truncation starts an episode with a zero recurrent state and previous action
@@ -139,8 +157,9 @@ def test_stored_states_reproduce_behaviour_log_probs() -> None:
         b = r.buffer
         for mb in minibatches(r.sequences, 4, torch.Generator().manual_seed(1)) + [pack(r.sequences)]:
             s = mb.slots
-            lp, v = c.policy.evaluate({"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask,
-                                      b.state[mb.starts])  # fmt: skip
+            lp, v = c.policy.evaluate(
+                {"obs": b.obs["obs"][s]}, b.prev_action[s], b.action[s], mb.mask, b.state[mb.starts]
+            )
             assert torch.allclose(lp, b.log_prob[s], atol=1e-5)
             assert torch.allclose(v, b.value[s], atol=1e-5)
 

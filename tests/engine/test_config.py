@@ -35,8 +35,9 @@ REPO = Path(__file__).resolve().parents[2]
         ("run", "wandb", "maybe", "offline | online | disabled"),
     ],
 )
-def test_invalid_values_name_the_field_and_accepted_values(section: str, field: str, value: object,
-                                                           accepted: str) -> None:  # fmt: skip
+def test_invalid_values_name_the_field_and_accepted_values(
+    section: str, field: str, value: object, accepted: str
+) -> None:
     cfg = TrainConfig()
     setattr(getattr(cfg, section), field, value)
     with pytest.raises(ConfigError) as err:
@@ -110,9 +111,21 @@ def test_resume_of_a_run_older_than_a_field(tmp_path: Path) -> None:
 
 def test_cli_trains_a_registered_gymnasium_env(tmp_path: Path) -> None:
     run_dir = tmp_path / "pendulum"
-    cmd = [sys.executable, "-m", "skills.train", "env.id=Pendulum-v1", "engine.num_envs=2",
-           "engine.rollout_steps=16", "engine.serial=true", "ppo.epochs=1", "policy.hidden_size=16",
-           "run.total_steps=64", "run.wandb=disabled", "run.progress=false", f"run.dir={run_dir}"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "skills.train",
+        "env.id=Pendulum-v1",
+        "engine.num_envs=2",
+        "engine.rollout_steps=16",
+        "engine.serial=true",
+        "ppo.epochs=1",
+        "policy.hidden_size=16",
+        "run.total_steps=64",
+        "run.wandb=disabled",
+        "run.progress=false",
+        f"run.dir={run_dir}",
+    ]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr
@@ -121,6 +134,12 @@ def test_cli_trains_a_registered_gymnasium_env(tmp_path: Path) -> None:
     assert (run_dir / "checkpoints" / "latest.pt").exists()
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
     assert again.returncode == 2 and "run.resume=true" in again.stderr
-    bad = subprocess.run(cmd[:3] + ["engine.mode=fast", f"run.dir={tmp_path / 'x'}"], capture_output=True,
-                         text=True, timeout=120, cwd=tmp_path, env=env)  # fmt: skip
+    bad = subprocess.run(
+        cmd[:3] + ["engine.mode=fast", f"run.dir={tmp_path / 'x'}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
     assert bad.returncode == 2 and "engine.mode='fast'" in bad.stderr

@@ -110,8 +110,12 @@ def test_init_from_starts_a_new_run_from_another_runs_policy(tmp_path: Path) -> 
     source = ckpt.load(first.run_dir / "checkpoints" / ckpt.LATEST)
     cfg = tiny_config(tmp_path / "b", total_steps=1_280, init_from=str(first.run_dir))
     cfg.ppo.lr = 1e-3  # learning settings may change; spaces and policy may not
-    trainer = Trainer(cfg, [PointTargetFactory()] * 4, tmp_path / "b" / "run",
-                      init_state=load_init_state(cfg, PointTargetFactory()))  # fmt: skip
+    trainer = Trainer(
+        cfg,
+        [PointTargetFactory()] * 4,
+        tmp_path / "b" / "run",
+        init_state=load_init_state(cfg, PointTargetFactory()),
+    )
     try:
         for k, v in trainer.policy.state_dict().items():  # weights and normaliser statistics
             assert torch.equal(v, source["model"][k]), k
@@ -149,11 +153,29 @@ def test_init_from_starts_a_new_run_from_another_runs_policy(tmp_path: Path) -> 
 
 def test_ctrl_c_leaves_a_valid_checkpoint(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    cmd = [sys.executable, "-m", "skills.train", "env.id=Pendulum-v1", "engine.num_envs=2",
-           "engine.rollout_steps=16", "ppo.epochs=1", "policy.hidden_size=16", "run.total_steps=10000000",
-           "run.wandb=disabled", "run.progress=false", "run.checkpoint_every=1000", f"run.dir={run_dir}"]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"})  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "skills.train",
+        "env.id=Pendulum-v1",
+        "engine.num_envs=2",
+        "engine.rollout_steps=16",
+        "ppo.epochs=1",
+        "policy.hidden_size=16",
+        "run.total_steps=10000000",
+        "run.wandb=disabled",
+        "run.progress=false",
+        "run.checkpoint_every=1000",
+        f"run.dir={run_dir}",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
     metrics = run_dir / "metrics.jsonl"
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not (

@@ -59,8 +59,15 @@ def test_ppo_losses_hand_computed() -> None:
     # value = 0.5 * mean(w * (v - R)^2) = 0.5 * (1 * 1^2 + 0.5 * 2^2) / 2 = 0.75
     lp = torch.tensor([math.log(1.5), math.log(0.5)])
     old = torch.zeros(2)
-    out = ppo_losses(lp, old, torch.tensor([2.0, -1.0]), torch.tensor([1.0, 0.0]), torch.tensor([0.0, 2.0]),
-                     torch.tensor([1.0, 0.5]), clip=0.2)  # fmt: skip
+    out = ppo_losses(
+        lp,
+        old,
+        torch.tensor([2.0, -1.0]),
+        torch.tensor([1.0, 0.0]),
+        torch.tensor([0.0, 2.0]),
+        torch.tensor([1.0, 0.5]),
+        clip=0.2,
+    )
     assert out["policy"].item() == pytest.approx(-1.0)
     assert out["value"].item() == pytest.approx(0.75)
     assert out["clip_fraction"].item() == pytest.approx(1.0)

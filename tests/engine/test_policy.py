@@ -12,11 +12,13 @@ from tpsrl.engine.policy import ActorCritic, PolicyConfig
 
 
 def space() -> gym.spaces.Dict:
-    return gym.spaces.Dict({
-        "head_depth": gym.spaces.Box(0.0, 1.0, (32, 32, 1), np.float32),
-        "joint": gym.spaces.Box(-1.0, 1.0, (7,), np.float32),
-        "is_holding": gym.spaces.Box(0.0, 1.0, (1,), np.float32),
-    })  # fmt: skip
+    return gym.spaces.Dict(
+        {
+            "head_depth": gym.spaces.Box(0.0, 1.0, (32, 32, 1), np.float32),
+            "joint": gym.spaces.Box(-1.0, 1.0, (7,), np.float32),
+            "is_holding": gym.spaces.Box(0.0, 1.0, (1,), np.float32),
+        }
+    )
 
 
 @pytest.mark.parametrize("encoder", ["cnn", "resnet18", "flat"])
@@ -83,8 +85,9 @@ def test_evaluate_steps_equals_evaluate(separate: bool) -> None:
     obs, actions, rows = _obs(6), torch.randn(6, 3), torch.tensor([4, 0, 5])
     b = len(rows)
     mask = torch.ones(1, b, dtype=torch.bool)
-    expected = pol.evaluate({k: x[rows] for k, x in obs.items()}, torch.zeros(b, 3), actions[rows], mask,
-                            torch.zeros(b, 0))  # fmt: skip
+    expected = pol.evaluate(
+        {k: x[rows] for k, x in obs.items()}, torch.zeros(b, 3), actions[rows], mask, torch.zeros(b, 0)
+    )
     normalized = pol.normalize_obs(obs)
     got = pol.evaluate_steps({k: x[rows] for k, x in normalized.items()}, actions[rows])
     assert torch.equal(got[0], expected[0]) and torch.equal(got[1], expected[1])
@@ -105,8 +108,9 @@ def test_separate_critic_has_its_own_parameters() -> None:
     )
     count = lambda m: sum(p.numel() for p in m.parameters())  # noqa: E731
     assert count(separate) > count(shared) + count(shared.actor_body) - 1
-    loss = separate.evaluate(_obs(2), torch.zeros(2, 2), torch.zeros(2, 2), torch.ones(1, 2, dtype=torch.bool),
-                             torch.zeros(2, 0))[1].sum()  # fmt: skip
+    loss = separate.evaluate(
+        _obs(2), torch.zeros(2, 2), torch.zeros(2, 2), torch.ones(1, 2, dtype=torch.bool), torch.zeros(2, 0)
+    )[1].sum()
     loss.backward()
     assert all(p.grad is None for p in separate.actor_body.parameters())  # the value loss leaves the actor
 
@@ -160,8 +164,13 @@ def test_traced_acting_matches_eager_and_follows_in_place_updates(kind: str, sep
     check()
     opt = torch.optim.Adam(pol.parameters(), lr=0.1)  # an optimizer step (in place)
     obs = _obs(6)
-    pol.evaluate(obs, torch.zeros(6, 3), torch.zeros(6, 3), torch.ones(1, 6, dtype=torch.bool),
-                 torch.zeros(6, *pol.state_shape()))[0].sum().backward()  # fmt: skip
+    pol.evaluate(
+        obs,
+        torch.zeros(6, 3),
+        torch.zeros(6, 3),
+        torch.ones(1, 6, dtype=torch.bool),
+        torch.zeros(6, *pol.state_shape()),
+    )[0].sum().backward()
     opt.step()
     pol.update_obs_stats({k: 3 * v + 1 for k, v in _obs(20).items()})  # statistics move
     pol.update_value_stats(torch.randn(50) * 40 + 10)  # PopArt rescales the critic head in place
@@ -178,8 +187,18 @@ def test_numpy_acting_gives_the_torch_policy_numbers(separate: bool, activation:
 
     obs_space = gym.spaces.Dict({k: s for k, s in space().spaces.items() if k != "head_depth"})
     torch.manual_seed(0)
-    pol = ActorCritic(obs_space, 3, PolicyConfig(kind="mlp", mlp_hidden=16, separate_critic=separate,
-                                                 activation=activation, normalize_obs=norm, init_log_std=-0.5))  # fmt: skip
+    pol = ActorCritic(
+        obs_space,
+        3,
+        PolicyConfig(
+            kind="mlp",
+            mlp_hidden=16,
+            separate_critic=separate,
+            activation=activation,
+            normalize_obs=norm,
+            init_log_std=-0.5,
+        ),
+    )
     assert not ActorCritic(space(), 3, PolicyConfig(kind="mlp")).numpy_actable()
     rng = np.random.default_rng(0)
     batch = {k: np.stack([s.sample() for _ in range(6)]) * 3 for k, s in obs_space.spaces.items()}
@@ -194,8 +213,13 @@ def test_numpy_acting_gives_the_torch_policy_numbers(separate: bool, activation:
     np.testing.assert_allclose(a0, mean.numpy(), atol=1e-5)
     np.testing.assert_allclose(v0, value.numpy(), atol=1e-4)
     action, log_prob, value2 = fast.act(batch)  # sampled: the log-prob is the torch policy's of that action
-    lp, _ = pol.evaluate(t_obs, torch.zeros(6, 3), torch.from_numpy(action), torch.ones(1, 6, dtype=torch.bool),
-                         torch.zeros(6, 0))  # fmt: skip
+    lp, _ = pol.evaluate(
+        t_obs,
+        torch.zeros(6, 3),
+        torch.from_numpy(action),
+        torch.ones(1, 6, dtype=torch.bool),
+        torch.zeros(6, 0),
+    )
     np.testing.assert_allclose(log_prob, lp.detach().numpy(), atol=1e-4)
     np.testing.assert_allclose(value2, v0)
     assert not np.allclose(action, a0)

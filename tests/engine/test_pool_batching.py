@@ -71,7 +71,9 @@ def _process_collector(mode: str, envs_per_worker: int, **engine: object) -> Col
     obs_space, act = probe_spaces(counter7)
     policy = ActorCritic(obs_space, 1, PolicyConfig(hidden_size=8, mlp_hidden=8))
     cfg = EngineConfig(mode=mode, num_envs=4, rollout_steps=8, envs_per_worker=envs_per_worker, **engine)  # type: ignore[arg-type]
-    return build_collector(cfg, [counter7] * 4, policy, obs_space, act, torch.device("cpu"), 0, 0.9, 0.8)
+    return build_collector(
+        cfg, [counter7] * 4, policy, obs_space, act, device=torch.device("cpu"), seed=0, gamma=0.9, lam=0.8
+    )
 
 
 @pytest.mark.parametrize("mode", ["ver", "sync"])
@@ -107,8 +109,8 @@ def test_mlp_policy_with_empty_state_collects_and_reproduces_log_probs() -> None
     from tpsrl.engine.workers import SerialPool
 
     pool = LaggyPool(SerialPool([counter7] * 3, shm.step_spec(obs_space, act)), {0: 2})
-    c = Collector(EngineConfig(mode="ver", num_envs=3, rollout_steps=8, serial=True), pool, policy, obs_space, act,
-                  torch.device("cpu"), 0, 0.9, 0.8)  # fmt: skip
+    cfg = EngineConfig(mode="ver", num_envs=3, rollout_steps=8, serial=True)
+    c = Collector(cfg, pool, policy, obs_space, act, device=torch.device("cpu"), seed=0, gamma=0.9, lam=0.8)
     for _ in range(2):
         r = c.collect()
         assert c.buffer.state.shape == (c.buffer.capacity, 0) and c.state.shape == (3, 0)

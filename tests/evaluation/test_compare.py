@@ -33,7 +33,7 @@ def _run(path: Path, outcomes: list[bool], prefix: str = "tidy_house-0") -> Path
                 failed_skill=None if ok else "place",
                 failure=None if ok else "timeout",
             ).to_dict()
-        )  # fmt: skip
+        )
         for i, ok in enumerate(outcomes)
     ]
     (path / "results.jsonl").write_text("\n".join(lines) + '\n{"index": 99, "trunc')  # a run cut off mid-line

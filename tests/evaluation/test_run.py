@@ -13,8 +13,22 @@ from evaluation.metrics import EpisodeResult
 
 
 def _fake_result(index: int) -> dict:
-    return EpisodeResult(index, f"e{index}", 3, "tidy_house", "tp_spa", index % 2 == 0, True, True, 10,
-                         ["pick_1"], [True], {"pick_1": 3}, 20, 0).to_dict()  # fmt: skip
+    return EpisodeResult(
+        index,
+        f"e{index}",
+        3,
+        "tidy_house",
+        "tp_spa",
+        index % 2 == 0,
+        True,
+        True,
+        10,
+        ["pick_1"],
+        [True],
+        {"pick_1": 3},
+        20,
+        0,
+    ).to_dict()
 
 
 def test_interrupt_keeps_results_and_resume_runs_the_rest(tmp_path, monkeypatch):
@@ -40,8 +54,11 @@ def test_interrupt_keeps_results_and_resume_runs_the_rest(tmp_path, monkeypatch)
     _, fresh = run.evaluate(parse_overrides(_args(tmp_path, 4)))
     assert fresh != run_dir  # a new run never reuses a directory
     with pytest.raises(run.RunDirError, match="agent='tp_spa'"):
-        run.evaluate(parse_overrides([*_args(tmp_path, 4), f"resume={run_dir}", "agent=tp_srl_nonav",
-                                      "scripted=pick,place"]))  # fmt: skip
+        run.evaluate(
+            parse_overrides(
+                [*_args(tmp_path, 4), f"resume={run_dir}", "agent=tp_srl_nonav", "scripted=pick,place"]
+            )
+        )
 
 
 def test_resume_keeps_the_chain_settings_of_the_finished_episodes(tmp_path, monkeypatch):
@@ -57,8 +74,16 @@ def test_resume_keeps_the_chain_settings_of_the_finished_episodes(tmp_path, monk
     (run_dir / "config.json").write_text(json.dumps(saved))
     with pytest.raises(run.RunDirError, match="chain.reapproach_retries=False"):
         run.evaluate(parse_overrides([*_args(tmp_path, 3), f"resume={run_dir}", "chain.max_replans=3"]))
-    record, _ = run.evaluate(parse_overrides([*_args(tmp_path, 3), f"resume={run_dir}", "chain.max_replans=3",
-                                              "chain.reapproach_retries=false"]))  # fmt: skip
+    record, _ = run.evaluate(
+        parse_overrides(
+            [
+                *_args(tmp_path, 3),
+                f"resume={run_dir}",
+                "chain.max_replans=3",
+                "chain.reapproach_retries=false",
+            ]
+        )
+    )
     assert record["episodes"] == 3
 
 
@@ -88,8 +113,16 @@ def _args(tmp_path, n):
 
 
 def test_main_two_processes_last_line_json(tmp_path, capsys):
-    code = run.main(["scenario=prepare_groceries", "episodes=2", "processes=2", f"out_dir={tmp_path}",
-                     "progress=false", "chain.max_skill_calls=2"])  # fmt: skip
+    code = run.main(
+        [
+            "scenario=prepare_groceries",
+            "episodes=2",
+            "processes=2",
+            f"out_dir={tmp_path}",
+            "progress=false",
+            "chain.max_skill_calls=2",
+        ]
+    )
     out = capsys.readouterr().out.strip().splitlines()
     assert code == 0
     last = json.loads(out[-1])
@@ -107,8 +140,18 @@ def test_missing_checkpoints_fail_before_running(tmp_path, capsys):
 
 
 def test_video_of_first_episode(tmp_path):
-    code = run.main(["scenario=set_table", "episodes=1", "processes=1", f"out_dir={tmp_path}", "progress=false",
-                     "videos=1", "chain.max_skill_calls=1", "chain.nav_steps=40"])  # fmt: skip
+    code = run.main(
+        [
+            "scenario=set_table",
+            "episodes=1",
+            "processes=1",
+            f"out_dir={tmp_path}",
+            "progress=false",
+            "videos=1",
+            "chain.max_skill_calls=1",
+            "chain.nav_steps=40",
+        ]
+    )
     assert code == 0
     (video,) = tmp_path.glob("*/videos/episode_0000.mp4")
     assert video.stat().st_size > 1000
@@ -128,8 +171,18 @@ def test_learned_skill_in_two_worker_processes_does_not_hang(tmp_path, capsys):
     """The parent loads torch to check the checkpoint; forked workers used to hang in their first torch op."""
     scripted = "nav_to_obj,place,open_fridge,close_fridge,open_drawer,close_drawer"
     shipped = Path(__file__).resolve().parents[2] / "skills" / "checkpoints" / "pick.pt"
-    code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=pick:{shipped}", "episodes=2",
-                     "processes=2", f"out_dir={tmp_path}", "progress=false", "chain.max_skill_calls=2"])  # fmt: skip
+    code = run.main(
+        [
+            "agent=tp_srl",
+            f"scripted={scripted}",
+            f"checkpoints=pick:{shipped}",
+            "episodes=2",
+            "processes=2",
+            f"out_dir={tmp_path}",
+            "progress=false",
+            "chain.max_skill_calls=2",
+        ]
+    )
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert code == 0 and last["episodes"] == 2 and last["processes"] == 2
 
@@ -142,10 +195,30 @@ DEPTH_NAV = (
 def test_a_learned_skill_with_depth_sets_the_episode_depth(tmp_path, capsys):
     """nav trained on 16x16 head depth runs without chain.depth: the episode renders what it was trained on."""
     scripted = "pick,place,open_fridge,close_fridge,open_drawer,close_drawer"
-    code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
-                     "episodes=1", "processes=1", f"out_dir={tmp_path}", "progress=false",
-                     "chain.max_skill_calls=1", "chain.skill_steps=5", "videos=1", "chain.sample=true"])  # fmt: skip
+    code = run.main(
+        [
+            "agent=tp_srl",
+            f"scripted={scripted}",
+            f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
+            "episodes=1",
+            "processes=1",
+            f"out_dir={tmp_path}",
+            "progress=false",
+            "chain.max_skill_calls=1",
+            "chain.skill_steps=5",
+            "videos=1",
+            "chain.sample=true",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
-    code = run.main(["agent=tp_srl", f"scripted={scripted}", f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
-                     "episodes=1", f"out_dir={tmp_path}/b", "chain.depth=64"])  # fmt: skip
+    code = run.main(
+        [
+            "agent=tp_srl",
+            f"scripted={scripted}",
+            f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}",
+            "episodes=1",
+            f"out_dir={tmp_path}/b",
+            "chain.depth=64",
+        ]
+    )
     assert code == 2 and "chain.depth: 64" in capsys.readouterr().err

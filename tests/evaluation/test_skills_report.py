@@ -48,11 +48,15 @@ def _ship_untrained_nobase(directory: Path) -> None:
     env.close()
     skill_config = {**source["meta"]["skill_config"], "base_movement": False, "max_steps": 20}
     path = checkpoint.export_policy(
-        {"model": policy.state_dict(), "spaces": spaces, "meta": {"skill": "pick", "skill_config": skill_config},
-         "counters": {"env_steps": NOBASE_STEPS, "updates": 1, "episodes": 4},
-         "config": {"policy": policy_cfg}},
+        {
+            "model": policy.state_dict(),
+            "spaces": spaces,
+            "meta": {"skill": "pick", "skill_config": skill_config},
+            "counters": {"env_steps": NOBASE_STEPS, "updates": 1, "episodes": 4},
+            "config": {"policy": policy_cfg},
+        },
         directory / "pick_nobase.pt",
-    )  # fmt: skip
+    )
     data = checkpoint.load(path)
     data["curve"] = [
         {"env_steps": 600, "success": 0.0, "return": -1.0, "episodes": 2.0, "seconds": 3.0},
@@ -91,8 +95,10 @@ def test_last_line_has_every_skill_with_its_interval(report: tuple[str, dict[str
     _, last, out_dir = report
     assert set(last) == {"skills", "run_dir"} and Path(last["run_dir"]).parent == out_dir
     assert set(last["skills"]) == {"pick", "pick_nobase"}
-    for name, trained in (("pick", checkpoint.trained_env_steps(checkpoint.load(SHIPPED_PICK))),  # its lineage's
-                          ("pick_nobase", NOBASE_STEPS)):  # fmt: skip
+    for name, trained in (
+        ("pick", checkpoint.trained_env_steps(checkpoint.load(SHIPPED_PICK))),  # its lineage's
+        ("pick_nobase", NOBASE_STEPS),
+    ):
         r = last["skills"][name]
         assert set(r) == {"success", "episodes", "env_steps_trained", "ci"}
         assert r["episodes"] == 2 and r["env_steps_trained"] == trained
@@ -162,13 +168,28 @@ def test_bad_input_is_one_line_and_exit_2(shipped: Path, tmp_path: Path) -> None
 
 
 def test_target_column() -> None:
-    base = {"base_movement": True, "env_steps_trained": 10, "training_hours": None, "ci_low": 0.7,
-            "ci_high": 0.95, "episodes": 20, "mean_steps": 80.0, "failures": {"timeout": 1, "force": 3}}  # fmt: skip
-    table = markdown_table({
-        "open_drawer": {**base, "success": 0.85, "target": 0.85, "target_met": True},
-        "close_fridge_nobase": {**base, "base_movement": False, "success": 0.8, "target": 0.85,
-                                "target_met": False},
-    })  # fmt: skip
+    base = {
+        "base_movement": True,
+        "env_steps_trained": 10,
+        "training_hours": None,
+        "ci_low": 0.7,
+        "ci_high": 0.95,
+        "episodes": 20,
+        "mean_steps": 80.0,
+        "failures": {"timeout": 1, "force": 3},
+    }
+    table = markdown_table(
+        {
+            "open_drawer": {**base, "success": 0.85, "target": 0.85, "target_met": True},
+            "close_fridge_nobase": {
+                **base,
+                "base_movement": False,
+                "success": 0.8,
+                "target": 0.85,
+                "target_met": False,
+            },
+        }
+    )
     assert (
         "| open_drawer | yes | 10 | - | 85.0% [70.0%, 95.0%] | 20 | 80 | force 3, timeout 1 | 85% (met) |"
         in table

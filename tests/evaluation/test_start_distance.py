@@ -28,10 +28,26 @@ def _run(path: Path, reached: list[bool], keep_set: bool) -> list:
     if keep_set:
         save_episodes(path / "tidy_house_3_seed0.json", moved)
     rows = [
-        EpisodeResult(i, s.episode_id, s.layout, "tidy_house", "tp_srl_nonav", False, False, False, 10,
-                      ["pick_1", "place_1"], [ok, False], {}, 4, 0, "place", "timeout").to_dict()
+        EpisodeResult(
+            i,
+            s.episode_id,
+            s.layout,
+            "tidy_house",
+            "tp_srl_nonav",
+            False,
+            False,
+            False,
+            10,
+            ["pick_1", "place_1"],
+            [ok, False],
+            {},
+            4,
+            0,
+            "place",
+            "timeout",
+        ).to_dict()
         for i, (s, ok) in enumerate(zip(moved, reached, strict=True))
-    ]  # fmt: skip
+    ]
     (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     return moved
 

@@ -12,13 +12,22 @@ from evaluation.study import ConfigError, markdown_table, parse_study
 
 
 def _rec(agent, rates):
-    return {"agent": agent, "episodes": 10, "full_success": rates[-1], "full_success_ci": [0.1, 0.9],
-            "stage_names": ["pick_1", "place_1"], "stage_success": rates, "failures": {"pick/timeout": 3}}  # fmt: skip
+    return {
+        "agent": agent,
+        "episodes": 10,
+        "full_success": rates[-1],
+        "full_success_ci": [0.1, 0.9],
+        "stage_names": ["pick_1", "place_1"],
+        "stage_success": rates,
+        "failures": {"pick/timeout": 3},
+    }
 
 
 def test_plot_and_table(tmp_path):
-    records = {"tidy_house": [_rec("tp_spa", [0.9, 0.8]), _rec("tp_srl_nonav", [0.5, 0.2])],
-               "set_table": [_rec("tp_spa", [1.0, 0.7])]}  # fmt: skip
+    records = {
+        "tidy_house": [_rec("tp_spa", [0.9, 0.8]), _rec("tp_srl_nonav", [0.5, 0.2])],
+        "set_table": [_rec("tp_spa", [1.0, 0.7])],
+    }
     png = plot_stages(records, tmp_path / "fig.png")
     w, h = Image.open(png).size
     assert w > h > 100
@@ -49,8 +58,16 @@ def test_fill_scripted_runs_a_learned_variant_with_the_shipped_skills(tmp_path, 
     shipped = [s for s in skills if checkpoint_path(s, base_movement=False).exists()]
     if len(shipped) == len(skills):
         pytest.skip("every no-base skill of the scenario is shipped: nothing to fill")
-    args = ["episodes=1", "scenarios=set_table", "agents=tp_srl_nobase", "processes=1",
-            "progress=false", f"out_dir={tmp_path}", f"table={tmp_path / 't.md'}", f"figure={tmp_path / 'f.png'}"]  # fmt: skip
+    args = [
+        "episodes=1",
+        "scenarios=set_table",
+        "agents=tp_srl_nobase",
+        "processes=1",
+        "progress=false",
+        f"out_dir={tmp_path}",
+        f"table={tmp_path / 't.md'}",
+        f"figure={tmp_path / 'f.png'}",
+    ]
     assert main(args) == 0
     assert "skipped set_table / tp_srl_nobase" in capsys.readouterr().out
     assert main([*args, "fill_scripted=true"]) == 0

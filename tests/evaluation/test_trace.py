@@ -28,9 +28,16 @@ def test_summary_counts_starts_outcomes_and_stuck_failures() -> None:
     ]
     s = summarise(ts)
     assert s["pick"] == {
-        "calls": 2, "ok": 1, "near_furniture": 1, "ok_near": 0, "ok_clear": 1, "held": 0, "failed": 1,
-        "stuck": 1, "median_heading_error": pytest.approx(0.2),
-    }  # fmt: skip
+        "calls": 2,
+        "ok": 1,
+        "near_furniture": 1,
+        "ok_near": 0,
+        "ok_clear": 1,
+        "held": 0,
+        "failed": 1,
+        "stuck": 1,
+        "median_heading_error": pytest.approx(0.2),
+    }
     assert s["nav_to_obj"]["held"] == 1 and s["nav_to_obj"]["stuck"] == 0
 
 

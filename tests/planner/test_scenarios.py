@@ -101,10 +101,15 @@ def test_plans_do_not_depend_on_string_hashing_and_follow_the_episode() -> None:
     import sys
 
     runs = [
-        subprocess.run([sys.executable, "-c", _PLANS], capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", _PLANS],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
         for seed in ("1", "2", "3")
-    ]  # fmt: skip
+    ]
     assert runs[0] == runs[1] == runs[2] and runs[0].count("\n") == 6
     nonav = plan(problem_from_episode(get_scenario("set_table")), builtin_domain("rearrange_nonav"))
     assert [a.name for a in nonav.actions][:3] == ["open_drawer", "pick_from", "place"]  # the bowl first

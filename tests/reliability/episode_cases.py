@@ -60,20 +60,20 @@ BAD_EPISODES: list[tuple[str, Any, list[str]]] = [
         "robot in furniture",
         lambda: with_("robot", {"x": _counter().x, "y": _counter().y}),
         ["the robot", "kitchen_counter"],
-    ),  # fmt: skip
+    ),
     ("robot arm 3 joints", lambda: with_("robot.arm", [0.0, 0.0, 0.0]), ["robot.arm", "7 numbers"]),
     (
         "robot arm out of range",
         lambda: with_("robot.arm", [0.0, 9.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
         ["robot.arm[1]", "joint range"],
-    ),  # fmt: skip
+    ),
     ("robot missing", lambda: {k: v for k, v in base_episode().items() if k != "robot"}, ["robot"]),
     ("object in a wall", lambda: with_("objects.0.pos", [0.0, 4.0, 0.5]), ["objects[0] 'obj0'", "wall"]),
     (
         "object in furniture",
         lambda: with_("objects.0.pos", [_counter().x, _counter().y, 0.4]),
         ["objects[0] 'obj0'", "kitchen_counter"],
-    ),  # fmt: skip
+    ),
     (
         "object on the robot",
         lambda: with_("objects.0.pos", [*_robot_xy(), 1.6]),
@@ -83,7 +83,7 @@ BAD_EPISODES: list[tuple[str, Any, list[str]]] = [
         "two objects at one spot",
         lambda: with_("objects.1.pos", _base()["objects"][0]["pos"]),
         ["objects[0] 'obj0'", "objects[1] 'clutter0'"],
-    ),  # fmt: skip
+    ),
     ("object yaw 1e12", lambda: with_("objects.0.yaw", 1e12), ["objects[0].yaw", "|yaw| <="]),
     ("object pos 2 numbers", lambda: with_("objects.0.pos", [1.0, 2.0]), ["objects[0].pos", "3 numbers"]),
     ("object outside", lambda: with_("objects.0.pos", [1.0, 2.0, -3.0]), ["objects[0].pos", "outside"]),

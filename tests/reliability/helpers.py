@@ -19,10 +19,17 @@ from tpsrl.engine.synthetic import PointTargetEnv
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = [
-    "engine.num_envs=2", "engine.rollout_steps=16", "engine.serial=true", "ppo.epochs=1",
-    "ppo.num_minibatches=1", "policy=mlp", "policy.mlp_hidden=8", "run.wandb=disabled",
-    "run.progress=false", "run.checkpoint_every=1000",
-]  # fmt: skip
+    "engine.num_envs=2",
+    "engine.rollout_steps=16",
+    "engine.serial=true",
+    "ppo.epochs=1",
+    "ppo.num_minibatches=1",
+    "policy=mlp",
+    "policy.mlp_hidden=8",
+    "run.wandb=disabled",
+    "run.progress=false",
+    "run.checkpoint_every=1000",
+]
 """Hydra overrides of a tiny, fast Pendulum-v1 run (one update = 32 steps)."""
 
 
@@ -57,8 +64,14 @@ class PointFactory:
 def cli(args: list[str], env: dict[str, str] | None = None, cwd: Path = REPO) -> subprocess.Popen:
     """`tpsrl-train` in a subprocess (stdout and stderr piped, text)."""
     environ = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    return subprocess.Popen([sys.executable, "-m", "skills.train", *args], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "skills.train", *args],
+        cwd=cwd,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environ,
+    )
 
 
 def dead_pid() -> int:

@@ -107,8 +107,13 @@ run(compose(sys.argv[1:]))
 def test_kill_9_during_a_checkpoint_write_then_resume_loses_nothing(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     args = [*TINY, f"run.dir={run_dir}", "run.checkpoint_every=1", "run.total_steps=100000"]
-    proc = subprocess.run([sys.executable, "-c", KILL_DURING_SECOND_SAVE, *args], cwd=REPO, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(REPO)})  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", KILL_DURING_SECOND_SAVE, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     partial = list((run_dir / "checkpoints").glob(".latest.pt.tmp*"))
     assert len(partial) == 1
@@ -231,8 +236,10 @@ def test_stale_temp_dirs_are_removed_live_ones_kept(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_temp_dir_of_a_killed_trainer_is_removed_by_the_next_run(tmp_path: Path) -> None:
     tmp, run_dir = Path(tempfile.mkdtemp(dir="/tmp")), tmp_path / "run"  # short: AF_UNIX paths are <= 107
-    proc = cli([*TINY, "engine.serial=false", f"run.dir={run_dir}", "run.total_steps=100000000"],
-               env={"TMPDIR": str(tmp)})  # fmt: skip
+    proc = cli(
+        [*TINY, "engine.serial=false", f"run.dir={run_dir}", "run.total_steps=100000000"],
+        env={"TMPDIR": str(tmp)},
+    )
     wait_for(lambda: len(metric_updates(run_dir)) >= 1, proc)
     assert list(tmp.glob(f"tpsrl-{proc.pid}/pymp-*"))
     proc.kill()

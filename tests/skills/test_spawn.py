@@ -32,8 +32,10 @@ def test_largest_component_equals_a_flood_fill() -> None:
     """Random grids (many regions, winding ones) and two layouts' spawn grids: the largest region, and
     of regions of equal size the first found in row-major order."""
     rng = np.random.default_rng(0)
-    grids = [rng.random((int(rng.integers(1, 25)), int(rng.integers(1, 25)))) < rng.uniform(0.3, 0.8)
-             for _ in range(200)]  # fmt: skip
+    grids = [
+        rng.random((int(rng.integers(1, 25)), int(rng.integers(1, 25)))) < rng.uniform(0.3, 0.8)
+        for _ in range(200)
+    ]
     spiral = np.zeros((9, 9), dtype=bool)
     spiral[0, :] = spiral[:, 8] = spiral[8, :] = spiral[2:, 0] = spiral[2, :7] = spiral[2:7, 6] = True
     grids += [spiral, np.zeros((3, 4), dtype=bool), L.free_space(0), L.free_space(5, 0.25)]

@@ -17,8 +17,17 @@ from skills.train import compose, run
 from tpsrl.engine import checkpoint as ckpt
 from tpsrl.engine.config import ConfigError
 
-TINY = ["engine.num_envs=2", "engine.rollout_steps=64", "engine.serial=true", "ppo.num_minibatches=2",
-        "ppo.epochs=2", "run.total_steps=256", "run.wandb=disabled", "run.progress=false", "policy=mlp"]  # fmt: skip
+TINY = [
+    "engine.num_envs=2",
+    "engine.rollout_steps=64",
+    "engine.serial=true",
+    "ppo.num_minibatches=2",
+    "ppo.epochs=2",
+    "run.total_steps=256",
+    "run.wandb=disabled",
+    "run.progress=false",
+    "policy=mlp",
+]
 
 
 @pytest.fixture(scope="module")
@@ -229,8 +238,18 @@ def test_a_run_from_a_shipped_skill_counts_its_steps_and_curve(pick_run: Path, t
     data["curve"] = [{"env_steps": 200, "success": 0.5, "return": 1.0, "episodes": 4.0, "seconds": 1.0}]
     ckpt.atomic_save(data, first)
     run_dir = tmp_path / "ft"
-    run(compose(["skill=pick", "skill.base_movement=false", "skill.spawn_max_dist=1.0",
-                 f"run.init_from={first}", f"run.dir={run_dir}", *TINY]))  # fmt: skip
+    run(
+        compose(
+            [
+                "skill=pick",
+                "skill.base_movement=false",
+                "skill.spawn_max_dist=1.0",
+                f"run.init_from={first}",
+                f"run.dir={run_dir}",
+                *TINY,
+            ]
+        )
+    )
     second = ckpt.read(ship(run_dir, tmp_path / "b"))
     assert second["shipped"]["env_steps"] == 512 == load_skill_policy(run_dir).env_steps_trained
     assert second["curve"][:1] == data["curve"]
@@ -248,12 +267,35 @@ def test_a_run_from_another_runs_checkpoint_carries_that_runs_curve(pick_run: Pa
     parent = tmp_path / "parent"
     shutil.copytree(pick_run, parent)
     rows = [(128, 2, 0.5), (256, 2, 1.0), (384, 4, 0.0)]  # the last one after the checkpoint (256 steps)
-    (parent / "metrics.jsonl").write_text("".join(
-        json.dumps({"env_steps": s, "episode/count": n, "episode/success": x, "episode/return": x,
-                    "time/collect_s": 1.0, "time/learn_s": 1.0}) + "\n" for s, n, x in rows))  # fmt: skip
+    (parent / "metrics.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {
+                    "env_steps": s,
+                    "episode/count": n,
+                    "episode/success": x,
+                    "episode/return": x,
+                    "time/collect_s": 1.0,
+                    "time/learn_s": 1.0,
+                }
+            )
+            + "\n"
+            for s, n, x in rows
+        )
+    )
     run_dir = tmp_path / "ft"
-    run(compose(["skill=pick", "skill.base_movement=false", "skill.spawn_max_dist=1.0",
-                 f"run.init_from={parent / 'checkpoints' / 'latest.pt'}", f"run.dir={run_dir}", *TINY]))  # fmt: skip
+    run(
+        compose(
+            [
+                "skill=pick",
+                "skill.base_movement=false",
+                "skill.spawn_max_dist=1.0",
+                f"run.init_from={parent / 'checkpoints' / 'latest.pt'}",
+                f"run.dir={run_dir}",
+                *TINY,
+            ]
+        )
+    )
     shipped = ckpt.read(ship(run_dir, tmp_path / "out"))
     assert shipped["shipped"]["env_steps"] == 512
     assert shipped["curve"][0] == {
@@ -281,9 +323,22 @@ def test_a_run_from_a_run_that_started_from_a_shipped_file_carries_both_before_i
     middle, last = tmp_path / "b", tmp_path / "c"
     base = ["skill=pick", "skill.base_movement=false", "skill.spawn_max_dist=1.0"]
     run(compose([*base, f"run.init_from={first}", f"run.dir={middle}", *TINY]))
-    (middle / "metrics.jsonl").write_text("".join(
-        json.dumps({"env_steps": s, "episode/count": 2, "episode/success": 0.25, "episode/return": 2.0,
-                    "time/collect_s": 1.0, "time/learn_s": 1.0}) + "\n" for s in (128, 256)))  # fmt: skip
+    (middle / "metrics.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {
+                    "env_steps": s,
+                    "episode/count": 2,
+                    "episode/success": 0.25,
+                    "episode/return": 2.0,
+                    "time/collect_s": 1.0,
+                    "time/learn_s": 1.0,
+                }
+            )
+            + "\n"
+            for s in (128, 256)
+        )
+    )
     run(compose([*base, f"run.init_from={middle / 'checkpoints' / 'latest.pt'}", f"run.dir={last}", *TINY]))
     shipped = ckpt.read(ship(last, tmp_path / "out"))
     curve = shipped["curve"]
@@ -334,8 +389,11 @@ def test_any_task_field_can_be_overridden_and_is_type_checked() -> None:
     _, skill = train_config(compose(["skill=pick", "skill.spawn_max_dist=1.0", "skill.base_movement=false"]))
     cfg = skill_meta(skill)["skill_config"]
     assert cfg["spawn_max_dist"] == 1.0 and cfg["base_movement"] is False
-    for bad, field in (("skill.spawn_max_dist=abc", "spawn_max_dist"), ("skill.max_steps=2.5", "max_steps"),
-                       ("skill.bogus=1", "bogus")):  # fmt: skip
+    for bad, field in (
+        ("skill.spawn_max_dist=abc", "spawn_max_dist"),
+        ("skill.max_steps=2.5", "max_steps"),
+        ("skill.bogus=1", "bogus"),
+    ):
         _, skill = train_config(compose(["skill=pick", bad]))
         with pytest.raises(ValueError, match=f"skill.{field}"):
             skill_meta(skill)
@@ -365,5 +423,13 @@ def test_grip_init_mean_starts_the_grip_closed(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="skill.grip_init_mean=1.0: this skill has no grip"):
         run(compose(["skill=nav_to_obj", "skill.grip_init_mean=1.0", f"run.dir={tmp_path / 'n'}", *TINY]))
     with pytest.raises(ConfigError, match="both set the initial action"):
-        run(compose([*args[:2], f"run.dir={tmp_path / 'b'}", "policy.init_action_mean=[0,0,0,0,0,0,0,1,0,0]",
-                     *TINY]))  # fmt: skip
+        run(
+            compose(
+                [
+                    *args[:2],
+                    f"run.dir={tmp_path / 'b'}",
+                    "policy.init_action_mean=[0,0,0,0,0,0,0,1,0,0]",
+                    *TINY,
+                ]
+            )
+        )

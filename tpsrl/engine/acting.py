@@ -49,12 +49,21 @@ def row_spec(obs_space: gym.spaces.Dict, action_dim: int, state_shape: tuple[int
         f"obs/{k}": (tuple(s.shape), np.dtype(s.dtype)) for k, s in obs_space.spaces.items()
     }
     f32, flag = np.dtype(np.float32), np.dtype(np.bool_)
-    spec.update({
-        "prev_action": ((action_dim,), f32), "state": (state_shape, f32), "episode_start": ((), flag),
-        "action": ((action_dim,), f32), "log_prob": ((), f32), "value": ((), f32), "reward": ((), f32),
-        "terminated": ((), flag), "truncated": ((), flag), "truncation_value": ((), f32),
-        "env": ((), np.dtype(np.int64)),
-    })  # fmt: skip
+    spec.update(
+        {
+            "prev_action": ((action_dim,), f32),
+            "state": (state_shape, f32),
+            "episode_start": ((), flag),
+            "action": ((action_dim,), f32),
+            "log_prob": ((), f32),
+            "value": ((), f32),
+            "reward": ((), f32),
+            "terminated": ((), flag),
+            "truncated": ((), flag),
+            "truncation_value": ((), f32),
+            "env": ((), np.dtype(np.int64)),
+        }
+    )
     return spec
 
 
@@ -150,8 +159,9 @@ class WorkerActor:
                     runner.env.close()
                 return
             summary = self.rollout()
-            conn.send_bytes(first.to_bytes(4, "little", signed=True) + bytes([Reply.ROLLOUT_DONE])
-                            + pickle.dumps(summary))  # fmt: skip
+            conn.send_bytes(
+                first.to_bytes(4, "little", signed=True) + bytes([Reply.ROLLOUT_DONE]) + pickle.dumps(summary)
+            )
 
     def _sync(self) -> None:
         """Takes newly published weights (sequence lock: an odd or moved version means a torn copy)."""
@@ -166,8 +176,7 @@ class WorkerActor:
         if self.fast is not None:
             self.fast = NumpyActing(self.policy, self.rng)
 
-    def _act(self, obs: dict[str, np.ndarray], prev: np.ndarray,
-             state: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
+    def _act(self, obs: dict[str, np.ndarray], prev: np.ndarray, state: np.ndarray) -> tuple[np.ndarray, ...]:
         """action, log_prob, value, next state (numpy) for a batch of this worker's envs."""
         if self.fast is not None:
             return *self.fast.act(obs), state
@@ -253,8 +262,19 @@ class ActingCollector:
     overlapped rollout), waits for every worker's ROLLOUT_DONE, copies the rows into the rollout buffer
     and returns GAE, returns and importance weights as `ver` mode does."""
 
-    def __init__(self, cfg: EngineConfig, factories: list[EnvFactory], policy: ActorCritic, obs_space: gym.spaces.Dict,
-                 action_space: gym.spaces.Box, device: torch.device, seed: int, gamma: float, lam: float) -> None:  # fmt: skip
+    def __init__(
+        self,
+        cfg: EngineConfig,
+        factories: list[EnvFactory],
+        policy: ActorCritic,
+        obs_space: gym.spaces.Dict,
+        action_space: gym.spaces.Box,
+        *,
+        device: torch.device,
+        seed: int,
+        gamma: float,
+        lam: float,
+    ) -> None:
         self.cfg, self.policy, self.device = cfg, policy, device
         self.gamma, self.lam = gamma, lam
         n, t = cfg.num_envs, cfg.rollout_steps
@@ -264,16 +284,32 @@ class ActingCollector:
         spec = row_spec(obs_space, action_space.shape[0], policy.state_shape())
         weight_size = int(flat_state(policy).numel())
         self.shared = ActingShared(
-            obs_space, action_space, policy.cfg, policy.state_shape(), n, t * n,
-            rows_block=shm.allocate(spec, self.workers * t * n, ctx), tail_block=ctx.RawArray("f", n),
-            weights_block=ctx.RawArray("d", weight_size), control_block=ctx.RawArray("q", 3),
-            weight_size=weight_size, lock=ctx.Lock(), env_seed=seed, act_seed=seed + 104_729,
+            obs_space,
+            action_space,
+            policy.cfg,
+            policy.state_shape(),
+            n,
+            t * n,
+            rows_block=shm.allocate(spec, self.workers * t * n, ctx),
+            tail_block=ctx.RawArray("f", n),
+            weights_block=ctx.RawArray("d", weight_size),
+            control_block=ctx.RawArray("q", 3),
+            weight_size=weight_size,
+            lock=ctx.Lock(),
+            env_seed=seed,
+            act_seed=seed + 104_729,
             trace=cfg.trace_acting,
-        )  # fmt: skip
+        )
         self.rows, self.tail, self.weights, self.control = self.shared.views(self.workers)
-        self.pool = ProcessPool(factories, shm.step_spec(obs_space, action_space), cfg.start_method,
-                                cfg.step_timeout_s, cfg.start_timeout_s, envs_per_worker=cfg.envs_per_worker,
-                                acting=self.shared)  # fmt: skip
+        self.pool = ProcessPool(
+            factories,
+            shm.step_spec(obs_space, action_space),
+            cfg.start_method,
+            cfg.step_timeout_s,
+            cfg.start_timeout_s,
+            envs_per_worker=cfg.envs_per_worker,
+            acting=self.shared,
+        )
         self.firsts = [g.start for g in self.pool.groups]
         self.running = False
         self.stats = CollectStats()
@@ -320,8 +356,19 @@ class ActingCollector:
             dst = slice(at, at + s["rows"])
             for k, x in buf.np_obs.items():
                 x[dst] = self.rows[f"obs/{k}"][src]
-            for k in ("prev_action", "state", "episode_start", "action", "log_prob", "value", "reward",
-                      "terminated", "truncated", "truncation_value", "env"):  # fmt: skip
+            for k in (
+                "prev_action",
+                "state",
+                "episode_start",
+                "action",
+                "log_prob",
+                "value",
+                "reward",
+                "terminated",
+                "truncated",
+                "truncation_value",
+                "env",
+            ):
                 buf.np[k][dst] = self.rows[k][src]
             at += s["rows"]
         if at != self.target:
@@ -332,11 +379,19 @@ class ActingCollector:
         episodes = [e for s in summaries for e in s["episodes"]]
         self.stats = CollectStats(
             inference_calls=sum(s["calls"] for s in summaries),
-            min_env_steps=int(steps.min()), max_env_steps=int(steps.max()),
-        )  # fmt: skip
+            min_env_steps=int(steps.min()),
+            max_env_steps=int(steps.max()),
+        )
         tail = torch.from_numpy(self.tail.copy())
-        rollout = buf.finish(tail, self.gamma, self.lam, self.cfg.num_envs, self.cfg.rollout_steps,
-                             self.cfg.importance_weight_max, episodes)  # fmt: skip
+        rollout = buf.finish(
+            tail,
+            gamma=self.gamma,
+            lam=self.lam,
+            num_envs=self.cfg.num_envs,
+            rollout_steps=self.cfg.rollout_steps,
+            max_weight=self.cfg.importance_weight_max,
+            episodes=episodes,
+        )
         rollout.lagged = self.cfg.overlap_learning
         return rollout
 

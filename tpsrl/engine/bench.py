@@ -51,8 +51,9 @@ def step_times(num_envs: int, seed: int, low_ms: float = 1.0, high_ms: float = 2
     return [float(x) for x in np.exp(rng.uniform(math.log(low_ms), math.log(high_ms), num_envs)) / 1000.0]
 
 
-def run_mode(mode: str, means: list[float], rollout_steps: int, updates: int, seed: int,
-             **engine: Any) -> dict[str, float]:  # fmt: skip
+def run_mode(
+    mode: str, means: list[float], rollout_steps: int, updates: int, seed: int, **engine: Any
+) -> dict[str, float]:
     """Trains `updates + 1` updates in `mode` (extra `EngineConfig` fields in `engine`); the first is not timed."""
     n = len(means)
     with tempfile.TemporaryDirectory(prefix="tpsrl-bench-") as tmp:
@@ -67,7 +68,7 @@ def run_mode(mode: str, means: list[float], rollout_steps: int, updates: int, se
                 wandb="disabled",
                 progress=False,
                 checkpoint_every=10**9,
-            ),  # fmt: skip
+            ),
         )
         result = train(cfg, [SleepyFactory(m) for m in means])
     timed = result.history[1:]
@@ -90,8 +91,9 @@ def run_pool_only(factories: list[EnvFactory], seconds: float, seed: int, envs_p
     collection figures of the three modes are read against it as well as against the ideal limit.
     """
     obs_space, action_space = probe_spaces(factories[0])
-    pool = ProcessPool(factories, shm.step_spec(obs_space, action_space), "forkserver", 60.0,
-                       envs_per_worker=envs_per_worker)  # fmt: skip
+    pool = ProcessPool(
+        factories, shm.step_spec(obs_space, action_space), "forkserver", 60.0, envs_per_worker=envs_per_worker
+    )
     try:
         n = len(factories)
         for e in range(n):
@@ -111,16 +113,29 @@ def run_pool_only(factories: list[EnvFactory], seconds: float, seed: int, envs_p
         pool.close()
 
 
-def run_sample_factory(python: str, means: list[float], rollout_steps: int, seconds: float,
-                       envs_per_worker: int = 1, splits: int = 1) -> dict[str, Any]:  # fmt: skip
+def run_sample_factory(
+    python: str,
+    means: list[float],
+    rollout_steps: int,
+    seconds: float,
+    envs_per_worker: int = 1,
+    splits: int = 1,
+) -> dict[str, Any]:
     """Runs `bench_sf.py` under `python` (which has sample-factory) for `seconds` after its first FPS
     reading, then stops its process group; returns the mean of its 10-second FPS readings after the first."""
     root = Path(__file__).resolve().parents[2]
-    cmd = [python, str(Path(__file__).with_name("bench_sf.py")), json.dumps(means), str(rollout_steps),
-           str(envs_per_worker), str(splits)]  # fmt: skip
+    cmd = [
+        python,
+        str(Path(__file__).with_name("bench_sf.py")),
+        json.dumps(means),
+        str(rollout_steps),
+        str(envs_per_worker),
+        str(splits),
+    ]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                            start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
+    )
     fps: list[float] = []
     tail: list[str] = []
     start, first = time.monotonic(), None
@@ -142,8 +157,11 @@ def run_sample_factory(python: str, means: list[float], rollout_steps: int, seco
             os.killpg(proc.pid, signal.SIGKILL)
     if len(fps) < 2:
         return {"error": "".join(tail)[-600:]}
-    version = subprocess.run([python, "-c", "import importlib.metadata as m; print(m.version('sample-factory'))"],
-                             capture_output=True, text=True).stdout.strip()  # fmt: skip
+    version = subprocess.run(
+        [python, "-c", "import importlib.metadata as m; print(m.version('sample-factory'))"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return {"sps": sum(fps[1:]) / len(fps[1:]), "version": version, "note": "APPO, async; its own 10 s FPS"}
 
 
@@ -167,8 +185,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--json", action="store_true", help="print one JSON object on the last line")
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--modes", default="sync,nover,ver,ver_eager",
-                   help=f"comma-separated, from {','.join(BENCH_MODES)} (ver_eager: ver acting without the trace)")  # fmt: skip
+    p.add_argument(
+        "--modes",
+        default="sync,nover,ver,ver_eager",
+        help=f"comma-separated, from {','.join(BENCH_MODES)} (ver_eager: ver acting without the trace)",
+    )
     p.add_argument(
         "--envs-per-worker", type=int, default=None, help="engine.envs_per_worker (default: the engine's)"
     )
@@ -179,8 +200,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--sf-python", default=None, help="interpreter with sample-factory, for the optional comparison"
     )
-    p.add_argument("--sf-configs", default="1x1,2x2",
-                   help="Sample Factory configurations, envs_per_worker x worker_num_splits, comma-separated")  # fmt: skip
+    p.add_argument(
+        "--sf-configs",
+        default="1x1,2x2",
+        help="Sample Factory configurations, envs_per_worker x worker_num_splits, comma-separated",
+    )
     p.add_argument("--no-sf", action="store_true", help="skip the Sample Factory comparison")
     p.add_argument("--sf", action="store_true", help="include Sample Factory even with --quick")
     args = p.parse_args(argv)
@@ -191,13 +215,17 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 
 def _engine_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    names = {"envs_per_worker": args.envs_per_worker, "min_batch": args.min_batch,
-             "batch_wait_ms": args.batch_wait_ms}  # fmt: skip
+    names = {
+        "envs_per_worker": args.envs_per_worker,
+        "min_batch": args.min_batch,
+        "batch_wait_ms": args.batch_wait_ms,
+    }
     return {k: v for k, v in names.items() if v is not None}
 
 
-def _run_sf_configs(args: argparse.Namespace, means: list[float], rollout_steps: int, limit: float,
-                    res: dict[str, Any]) -> None:  # fmt: skip
+def _run_sf_configs(
+    args: argparse.Namespace, means: list[float], rollout_steps: int, limit: float, res: dict[str, Any]
+) -> None:
     """Every `--sf-configs` entry; records `sps_sample_factory` (the best) and per-config figures."""
     python, why = _sf_python(args.sf_python)
     if python is None:
@@ -213,8 +241,10 @@ def _run_sf_configs(args: argparse.Namespace, means: list[float], rollout_steps:
             print(f"{name}: failed: {sf['error']}")
             continue
         res[f"sps_sample_factory_{spec}"] = sf["sps"]
-        print(f"{name:<8}{sf['sps']:>21.0f}{sf['sps'] / limit:>8.2f}  (Sample Factory {sf.get('version', '?')}, "
-              f"{sf.get('note', '')}; {per_worker} envs/worker, worker_num_splits={splits})")  # fmt: skip
+        print(
+            f"{name:<8}{sf['sps']:>21.0f}{sf['sps'] / limit:>8.2f}  (Sample Factory {sf.get('version', '?')}, "
+            f"{sf.get('note', '')}; {per_worker} envs/worker, worker_num_splits={splits})"
+        )
         if sf["sps"] > res.get("sps_sample_factory", 0.0):
             res["sps_sample_factory"], res["sample_factory_best_config"] = sf["sps"], spec
 
@@ -251,27 +281,35 @@ def main(argv: list[str]) -> int:
     engine = _engine_overrides(args)
     means = step_times(args.num_envs, args.seed)
     limit = sum(1.0 / m for m in means)
-    print(f"engine benchmark: N={args.num_envs}, T={rollout_steps}, {updates} timed updates per mode, "
-          f"mean step times {min(means) * 1e3:.1f}..{max(means) * 1e3:.1f} ms (log-uniform 1-20 ms, jitter +-50%)"
-          f"{', engine overrides ' + str(engine) if engine else ''}")  # fmt: skip
+    print(
+        f"engine benchmark: N={args.num_envs}, T={rollout_steps}, {updates} timed updates per mode, "
+        f"mean step times {min(means) * 1e3:.1f}..{max(means) * 1e3:.1f} ms (log-uniform 1-20 ms, jitter +-50%)"
+        f"{', engine overrides ' + str(engine) if engine else ''}"
+    )
     print(f"ideal limit (sum of 1/mean step time): {limit:8.0f} steps/s")
     res: dict[str, Any] = {"sps_limit": limit, "num_envs": args.num_envs, "rollout_steps": rollout_steps}
-    print(f"{'mode':<8}{'sps (collect+learn)':>21}{'/limit':>8}{'collect sps':>13}{'/limit':>8}"
-          f"{'learn s/upd':>13}{'batch':>7}{'carried':>9}")  # fmt: skip
+    print(
+        f"{'mode':<8}{'sps (collect+learn)':>21}{'/limit':>8}{'collect sps':>13}{'/limit':>8}"
+        f"{'learn s/upd':>13}{'batch':>7}{'carried':>9}"
+    )
     per_worker = engine.get("envs_per_worker", EngineConfig.envs_per_worker)
     pool_sps = run_pool_only(
         [SleepyFactory(m) for m in means], 5.0 if args.quick else 15.0, args.seed, per_worker
     )
     res["sps_pool_only"] = pool_sps
-    print(f"{'pool':<8}{'-':>21}{'':>8}{pool_sps:>13.0f}{pool_sps / limit:>8.2f}   (workers alone, no policy: "
-          "the ceiling of this machine's wake-ups and pipes)")  # fmt: skip
+    print(
+        f"{'pool':<8}{'-':>21}{'':>8}{pool_sps:>13.0f}{pool_sps / limit:>8.2f}   (workers alone, no policy: "
+        "the ceiling of this machine's wake-ups and pipes)"
+    )
     for mode in args.modes.split(","):
         extra = {"trace_acting": False} if mode == "ver_eager" else {}
         r = run_mode(mode.removesuffix("_eager"), means, rollout_steps, updates, args.seed, **engine, **extra)
         res[f"sps_{mode}"], res[f"sps_collect_{mode}"] = r["sps"], r["sps_collect"]
-        print(f"{mode:<8}{r['sps']:>21.0f}{r['sps'] / limit:>8.2f}{r['sps_collect']:>13.0f}"
-              f"{r['sps_collect'] / limit:>8.2f}{r['learn_s_per_update']:>13.3f}{r['inference_batch']:>7.1f}"
-              f"{r['carried']:>9.1f}")  # fmt: skip
+        print(
+            f"{mode:<8}{r['sps']:>21.0f}{r['sps'] / limit:>8.2f}{r['sps_collect']:>13.0f}"
+            f"{r['sps_collect'] / limit:>8.2f}{r['learn_s_per_update']:>13.3f}{r['inference_batch']:>7.1f}"
+            f"{r['carried']:>9.1f}"
+        )
     if args.quick and not args.sf and not args.no_sf:
         print("sample-factory: skipped (--quick; its worker processes take ~1 min to start; pass --sf)")
     elif not args.no_sf:

@@ -93,12 +93,21 @@ def run_tpsrl(task: Task, steps: int, seed: int, overrides: dict[str, Any]) -> d
 
     with tempfile.TemporaryDirectory(prefix="tpsrl-learn-") as tmp:
         settings = {k: {**v, **overrides.get(k, {})} for k, v in TPSRL_SETTINGS.items()}
-        cfg = from_dict({
-            **settings,
-            "env": {"id": task.env_id},
-            "run": {"dir": str(Path(tmp) / "run"), "total_steps": steps, "seed": seed, "wandb": "disabled",
-                    "progress": False, "torch_threads": 1, "checkpoint_every": 10_000},
-        })  # fmt: skip
+        cfg = from_dict(
+            {
+                **settings,
+                "env": {"id": task.env_id},
+                "run": {
+                    "dir": str(Path(tmp) / "run"),
+                    "total_steps": steps,
+                    "seed": seed,
+                    "wandb": "disabled",
+                    "progress": False,
+                    "torch_threads": 1,
+                    "checkpoint_every": 10_000,
+                },
+            }
+        )
         t0 = time.perf_counter()
         result = train(cfg)
         seconds = time.perf_counter() - t0
@@ -201,8 +210,10 @@ def main(argv: list[str]) -> int:
         parts = [f"{name:16}"]
         for lib in ("tpsrl", "sb3"):
             if f"{lib}_return_mean" in row:
-                parts.append(f"{lib} {row[f'{lib}_return_mean']:8.1f} +- {row[f'{lib}_return_std']:6.1f} "
-                             f"in {row[f'{lib}_seconds']:6.0f} s")  # fmt: skip
+                parts.append(
+                    f"{lib} {row[f'{lib}_return_mean']:8.1f} +- {row[f'{lib}_return_std']:6.1f} "
+                    f"in {row[f'{lib}_seconds']:6.0f} s"
+                )
         print("  ".join(parts))
     if args.json:
         print(json.dumps(out))

@@ -61,14 +61,32 @@ def main() -> int:
     register_env("tpsrl_sleepy", make_env)
     with tempfile.TemporaryDirectory() as tmp:
         argv = [
-            "--env=tpsrl_sleepy", "--algo=APPO", f"--train_dir={tmp}", "--experiment=sf", "--device=cpu",
-            f"--num_workers={n // per_worker}", f"--num_envs_per_worker={per_worker}",
-            f"--worker_num_splits={splits}", f"--rollout={rollout}",
-            f"--batch_size={rollout * n}", "--num_batches_per_epoch=1", "--num_epochs=2", "--use_rnn=True",
-            "--rnn_type=lstm", "--rnn_num_layers=2", "--rnn_size=32", "--encoder_mlp_layers", "32", "32",
-            "--train_for_env_steps=10000000000", "--save_every_sec=100000", "--with_wandb=False",
-            "--decorrelate_envs_on_one_worker=False", "--restart_behavior=overwrite", "--recurrence=-1",
-        ]  # fmt: skip
+            "--env=tpsrl_sleepy",
+            "--algo=APPO",
+            f"--train_dir={tmp}",
+            "--experiment=sf",
+            "--device=cpu",
+            f"--num_workers={n // per_worker}",
+            f"--num_envs_per_worker={per_worker}",
+            f"--worker_num_splits={splits}",
+            f"--rollout={rollout}",
+            f"--batch_size={rollout * n}",
+            "--num_batches_per_epoch=1",
+            "--num_epochs=2",
+            "--use_rnn=True",
+            "--rnn_type=lstm",
+            "--rnn_num_layers=2",
+            "--rnn_size=32",
+            "--encoder_mlp_layers",
+            "32",
+            "32",
+            "--train_for_env_steps=10000000000",
+            "--save_every_sec=100000",
+            "--with_wandb=False",
+            "--decorrelate_envs_on_one_worker=False",
+            "--restart_behavior=overwrite",
+            "--recurrence=-1",
+        ]
         parser, _ = parse_sf_args(argv)
         run_rl(parse_full_cfg(parser, argv))
     return 0

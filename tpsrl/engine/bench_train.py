@@ -86,8 +86,10 @@ def run_sim_only(
     ctx = mp.get_context("forkserver")
     groups = worker_groups(num_envs, envs_per_worker)
     barrier, out = ctx.Barrier(len(groups)), ctx.Queue()
-    procs = [ctx.Process(target=_sim_process, args=(factory, len(g), seconds, seed + 1000 * w, barrier, out))
-             for w, g in enumerate(groups)]  # fmt: skip
+    procs = [
+        ctx.Process(target=_sim_process, args=(factory, len(g), seconds, seed + 1000 * w, barrier, out))
+        for w, g in enumerate(groups)
+    ]
     for p in procs:
         p.start()
     try:
@@ -106,11 +108,20 @@ def run_training(
 
     t, n = args.rollout_steps, args.num_envs
     overrides = [
-        f"policy={policy}", f"engine.num_envs={n}", f"engine.envs_per_worker={args.envs_per_worker}",
-        f"engine.rollout_steps={t}", f"run.total_steps={(args.updates + 1) * t * n}", f"run.dir={run_dir}",
-        "run.wandb=disabled", "run.progress=false", "run.checkpoint_every=1000000000", f"run.seed={args.seed}",
-        "run.torch_threads=1", *ENGINES[engine], *args.override,
-    ]  # fmt: skip
+        f"policy={policy}",
+        f"engine.num_envs={n}",
+        f"engine.envs_per_worker={args.envs_per_worker}",
+        f"engine.rollout_steps={t}",
+        f"run.total_steps={(args.updates + 1) * t * n}",
+        f"run.dir={run_dir}",
+        "run.wandb=disabled",
+        "run.progress=false",
+        "run.checkpoint_every=1000000000",
+        f"run.seed={args.seed}",
+        "run.torch_threads=1",
+        *ENGINES[engine],
+        *args.override,
+    ]
     result = train(compose_config(overrides), factory)
     timed = result.history[1:]
     collect = sum(m["time/collect_s"] for m in timed)
@@ -184,35 +195,49 @@ def main(argv: list[str]) -> int:
     args = _parse(argv)
     factory, label = sim_factory(args.task)
     workers = len(worker_groups(args.num_envs, args.envs_per_worker))
-    print(f"training-throughput benchmark: task {label}, state observations, N={args.num_envs} envs in "
-          f"{workers} processes ({args.envs_per_worker} per process) on {args.cores} cores, T={args.rollout_steps}, "
-          f"policy={args.policy}, engines {','.join(args.engines)}, {args.updates} timed updates")  # fmt: skip
+    print(
+        f"training-throughput benchmark: task {label}, state observations, N={args.num_envs} envs in "
+        f"{workers} processes ({args.envs_per_worker} per process) on {args.cores} cores, T={args.rollout_steps}, "
+        f"policy={args.policy}, engines {','.join(args.engines)}, {args.updates} timed updates"
+    )
     sim = run_sim_only(factory, args.num_envs, args.envs_per_worker, args.sim_seconds, args.seed)
     print(f"{'sim only':<12}{sim:>10.0f} steps/s   ({workers} processes stepping random actions, no policy)")
     pool = run_pool_only([factory] * args.num_envs, args.sim_seconds, args.seed, args.envs_per_worker)
-    print(f"{'workers':<12}{pool:>10.0f} steps/s   = {pool / sim:.2f} of the sim limit (the engine's worker "
-          "processes and protocol, each reply answered at once with a zero action: no policy, no learning)")  # fmt: skip
+    print(
+        f"{'workers':<12}{pool:>10.0f} steps/s   = {pool / sim:.2f} of the sim limit (the engine's worker "
+        "processes and protocol, each reply answered at once with a zero action: no policy, no learning)"
+    )
     res: dict[str, Any] = {
-        "sim_sps_limit": sim, "task": label, "num_envs": args.num_envs, "envs_per_worker": args.envs_per_worker,
-        "worker_processes": workers, "cores": args.cores, "rollout_steps": args.rollout_steps,
-        "workers_only_sps": pool, "workers_only_over_sim_limit": pool / sim,
-    }  # fmt: skip
+        "sim_sps_limit": sim,
+        "task": label,
+        "num_envs": args.num_envs,
+        "envs_per_worker": args.envs_per_worker,
+        "worker_processes": workers,
+        "cores": args.cores,
+        "rollout_steps": args.rollout_steps,
+        "workers_only_sps": pool,
+        "workers_only_over_sim_limit": pool / sim,
+    }
     runs = [(policy, engine) for policy in args.policy.split(",") for engine in args.engines]
     for i, (policy, engine) in enumerate(runs):
         with tempfile.TemporaryDirectory(prefix="tpsrl-bench-train-") as tmp:
             r = run_training(factory, args, policy, engine, Path(tmp) / "run")
         r["train_over_sim_limit"] = r["train_sps"] / sim
         name = policy if engine == "trainer" else f"{policy}_{engine}"
-        print(f"{'train ' + name:<20}{r['train_sps']:>8.0f} steps/s   = {r['train_over_sim_limit']:.2f} of the sim "
-              f"limit (collect only {r['train_collect_sps']:.0f}; learning {r['learn_s_per_update']:.2f} s/update, "
-              f"{r['learn_fraction']:.0%} of the time; mean inference batch {r['inference_batch']:.1f}; trainer thread "
-              f"{r['collect_main_cpu_ms_per_step']:.3f} ms CPU per collected step, busy "
-              f"{r['collect_main_busy']:.0%} of collection)")  # fmt: skip
+        print(
+            f"{'train ' + name:<20}{r['train_sps']:>8.0f} steps/s   = {r['train_over_sim_limit']:.2f} of the sim "
+            f"limit (collect only {r['train_collect_sps']:.0f}; learning {r['learn_s_per_update']:.2f} s/update, "
+            f"{r['learn_fraction']:.0%} of the time; mean inference batch {r['inference_batch']:.1f}; trainer thread "
+            f"{r['collect_main_cpu_ms_per_step']:.3f} ms CPU per collected step, busy "
+            f"{r['collect_main_busy']:.0%} of collection)"
+        )
         res.update({f"{k}_{name}": v for k, v in r.items()})
         if i == 0:
             res.update(r, policy=policy, engine=engine)
-    print(f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']}, engine "
-          f"{res['engine']} (target >= 0.5)")  # fmt: skip
+    print(
+        f"train / sim limit = {res['train_over_sim_limit']:.2f} with policy={res['policy']}, engine "
+        f"{res['engine']} (target >= 0.5)"
+    )
     first = args.policy.split(",")[0]
     if f"train_sps_{first}" in res:
         print(cpu_budget(res, first))

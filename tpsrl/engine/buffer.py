@@ -57,8 +57,20 @@ class Rollout:
     lagged: bool = False  # acted (in part) by weights older than the learner's (overlapped learning)
 
 
-_ROWS = ("prev_action", "action", "state", "log_prob", "value", "reward", "truncation_value", "env",
-         "episode_start", "terminated", "truncated", "complete")  # fmt: skip
+_ROWS = (
+    "prev_action",
+    "action",
+    "state",
+    "log_prob",
+    "value",
+    "reward",
+    "truncation_value",
+    "env",
+    "episode_start",
+    "terminated",
+    "truncated",
+    "complete",
+)
 
 
 class RolloutBuffer:
@@ -92,12 +104,33 @@ class RolloutBuffer:
         self.np = {k: getattr(self, k).numpy() for k in _ROWS}
 
     def _rows(self) -> list[Tensor]:
-        return [*self.obs.values(), self.prev_action, self.action, self.state, self.log_prob, self.value,
-                self.reward, self.truncation_value, self.env, self.episode_start, self.terminated,
-                self.truncated, self.complete]  # fmt: skip
+        return [
+            *self.obs.values(),
+            self.prev_action,
+            self.action,
+            self.state,
+            self.log_prob,
+            self.value,
+            self.reward,
+            self.truncation_value,
+            self.env,
+            self.episode_start,
+            self.terminated,
+            self.truncated,
+            self.complete,
+        ]
 
-    def allocate(self, env: np.ndarray, obs: dict[str, np.ndarray], prev_action: np.ndarray, state: np.ndarray,
-                 episode_start: np.ndarray, action: np.ndarray, log_prob: np.ndarray, value: np.ndarray) -> np.ndarray:  # fmt: skip
+    def allocate(
+        self,
+        env: np.ndarray,
+        obs: dict[str, np.ndarray],
+        prev_action: np.ndarray,
+        state: np.ndarray,
+        episode_start: np.ndarray,
+        action: np.ndarray,
+        log_prob: np.ndarray,
+        value: np.ndarray,
+    ) -> np.ndarray:
         """Stores B steps whose actions were just chosen (numpy `[B, ...]` arrays); returns their `[B]` slots."""
         b, lo = len(env), self.size
         if lo + b > self.capacity:
@@ -112,8 +145,9 @@ class RolloutBuffer:
         self.size = hi
         return np.arange(lo, hi)
 
-    def complete_steps(self, slots: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
-                       truncated: np.ndarray) -> None:  # fmt: skip
+    def complete_steps(
+        self, slots: np.ndarray, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
+    ) -> None:
         """Records the results `[B]` of the steps at `slots` `[B]`."""
         np_ = self.np
         np_["reward"][slots], np_["terminated"][slots], np_["truncated"][slots] = (
@@ -132,8 +166,17 @@ class RolloutBuffer:
         self.size = len(keep)
         return keep
 
-    def finish(self, tail: Tensor, gamma: float, lam: float, num_envs: int, rollout_steps: int,
-               max_weight: float, episodes: list[dict]) -> Rollout:  # fmt: skip
+    def finish(
+        self,
+        tail: Tensor,
+        *,
+        gamma: float,
+        lam: float,
+        num_envs: int,
+        rollout_steps: int,
+        max_weight: float,
+        episodes: list[dict],
+    ) -> Rollout:
         """Computes bootstrap values, per-sequence GAE and importance weights of the completed steps.
 
         Args:

@@ -102,9 +102,16 @@ def export_policy(checkpoint: dict[str, Any], path: Path) -> Path:
     """Writes the policy alone (weights, policy config, spaces, meta, counters; no optimizer, no RNG):
     the small file that is shipped and loaded by `load_policy`."""
     keys = ("model", "spaces", "meta", "counters")
-    atomic_save({"version": 2, "policy_only": True, **{k: checkpoint[k] for k in keys},
-                 "provenance": checkpoint.get("provenance", []),
-                 "config": {"policy": checkpoint["config"]["policy"]}}, path)  # fmt: skip
+    atomic_save(
+        {
+            "version": 2,
+            "policy_only": True,
+            **{k: checkpoint[k] for k in keys},
+            "provenance": checkpoint.get("provenance", []),
+            "config": {"policy": checkpoint["config"]["policy"]},
+        },
+        path,
+    )
     return path
 
 

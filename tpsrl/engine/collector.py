@@ -126,9 +126,19 @@ class Collector:
     of the step in flight, or -1), `contributed` (steps allocated this rollout), `ready` (may act now).
     """
 
-    def __init__(self, cfg: EngineConfig, pool: EnvPool, policy: ActorCritic, obs_space: gym.spaces.Dict,
-                 action_space: gym.spaces.Box, device: torch.device, seed: int, gamma: float,
-                 lam: float) -> None:  # fmt: skip
+    def __init__(
+        self,
+        cfg: EngineConfig,
+        pool: EnvPool,
+        policy: ActorCritic,
+        obs_space: gym.spaces.Dict,
+        action_space: gym.spaces.Box,
+        *,
+        device: torch.device,
+        seed: int,
+        gamma: float,
+        lam: float,
+    ) -> None:
         self.cfg, self.pool, self.policy, self.device = cfg, pool, policy, device
         self.plan = plan_for(cfg)
         self.gamma, self.lam, self.seed = gamma, lam, seed
@@ -211,8 +221,9 @@ class Collector:
         self.buffer.np["truncation_value"][slots] = values.numpy()
         self.truncated = []
 
-    def _policy_act(self, obs: dict[str, torch.Tensor], prev: torch.Tensor,
-                    state: torch.Tensor) -> tuple[torch.Tensor, ...]:  # fmt: skip
+    def _policy_act(
+        self, obs: dict[str, torch.Tensor], prev: torch.Tensor, state: torch.Tensor
+    ) -> tuple[torch.Tensor, ...]:
         """`policy.act`, traced once the observation statistics exist (`engine.trace_acting`). The trace
         follows the policy's in-place updates, so it is built once per collector."""
         if self._traced is None and self.cfg.trace_acting and self.policy.traceable():
@@ -232,8 +243,9 @@ class Collector:
         self.pool.views["action"][envs] = a
         self.pool.step(envs.tolist())
         self.ready[envs] = False
-        self.pending[envs] = self.buffer.allocate(envs, obs, prev, state, self.episode_start[envs], a,
-                                                  log_prob.cpu().numpy(), value.cpu().numpy())  # fmt: skip
+        self.pending[envs] = self.buffer.allocate(
+            envs, obs, prev, state, self.episode_start[envs], a, log_prob.cpu().numpy(), value.cpu().numpy()
+        )
         self.state[envs] = next_state.cpu().numpy()
         self.prev_action[envs] = np.clip(a, self.low, self.high)
         self.episode_start[envs] = False
@@ -334,8 +346,15 @@ class Collector:
         s.seconds, s.carried_out = seconds, int((self.pending >= 0).sum())
         done_per_env = self.contributed - (self.pending >= 0)
         s.min_env_steps, s.max_env_steps = int(done_per_env.min()), int(done_per_env.max())
-        return self.buffer.finish(tail, self.gamma, self.lam, self.cfg.num_envs, self.cfg.rollout_steps,
-                                  self.cfg.importance_weight_max, self.episodes)  # fmt: skip
+        return self.buffer.finish(
+            tail,
+            gamma=self.gamma,
+            lam=self.lam,
+            num_envs=self.cfg.num_envs,
+            rollout_steps=self.cfg.rollout_steps,
+            max_weight=self.cfg.importance_weight_max,
+            episodes=self.episodes,
+        )
 
     def close(self) -> None:
         self.pool.close()
@@ -344,20 +363,45 @@ class Collector:
 def build_pool(cfg: EngineConfig, factories: Sequence[EnvFactory], spec: shm.ShmSpec) -> EnvPool:
     if cfg.serial:
         return SerialPool(factories, spec)
-    return ProcessPool(factories, spec, cfg.start_method, cfg.step_timeout_s, cfg.start_timeout_s,
-                       envs_per_worker=cfg.envs_per_worker)  # fmt: skip
+    return ProcessPool(
+        factories,
+        spec,
+        cfg.start_method,
+        cfg.step_timeout_s,
+        cfg.start_timeout_s,
+        envs_per_worker=cfg.envs_per_worker,
+    )
 
 
-def build_collector(cfg: EngineConfig, factories: Sequence[EnvFactory], policy: ActorCritic,
-                    obs_space: gym.spaces.Dict, action_space: gym.spaces.Box, device: torch.device,
-                    seed: int, gamma: float, lam: float) -> Collector | ActingCollector:  # fmt: skip
+def build_collector(
+    cfg: EngineConfig,
+    factories: Sequence[EnvFactory],
+    policy: ActorCritic,
+    obs_space: gym.spaces.Dict,
+    action_space: gym.spaces.Box,
+    *,
+    device: torch.device,
+    seed: int,
+    gamma: float,
+    lam: float,
+) -> Collector | ActingCollector:
     """All the wiring of collection in one place: shared memory spec, workers, buffer, collector."""
     if cfg.act_in_workers and not cfg.serial:
         from tpsrl.engine.acting import ActingCollector
 
         return ActingCollector(
-            cfg, list(factories), policy, obs_space, action_space, device, seed, gamma, lam
+            cfg,
+            list(factories),
+            policy,
+            obs_space,
+            action_space,
+            device=device,
+            seed=seed,
+            gamma=gamma,
+            lam=lam,
         )
     spec = shm.step_spec(obs_space, action_space)
     pool = build_pool(cfg, factories, spec)
-    return Collector(cfg, pool, policy, obs_space, action_space, device, seed, gamma, lam)
+    return Collector(
+        cfg, pool, policy, obs_space, action_space, device=device, seed=seed, gamma=gamma, lam=lam
+    )

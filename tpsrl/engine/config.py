@@ -101,18 +101,32 @@ def validate(cfg: TrainConfig) -> None:
     )
     _check(
         e.max_batch == 0 or e.min_batch <= e.max_batch <= e.num_envs,
-        "engine.max_batch", e.max_batch, f"0 (= num_envs) or engine.min_batch .. engine.num_envs ({e.num_envs})",
-    )  # fmt: skip
-    _check(e.envs_per_worker >= 0, "engine.envs_per_worker", e.envs_per_worker,
-           "an integer >= 1, or 0 (one worker process per core)")  # fmt: skip
+        "engine.max_batch",
+        e.max_batch,
+        f"0 (= num_envs) or engine.min_batch .. engine.num_envs ({e.num_envs})",
+    )
+    _check(
+        e.envs_per_worker >= 0,
+        "engine.envs_per_worker",
+        e.envs_per_worker,
+        "an integer >= 1, or 0 (one worker process per core)",
+    )
     _check(
         e.batch_wait_ms >= 0, "engine.batch_wait_ms", e.batch_wait_ms, ">= 0 milliseconds (0: act at once)"
     )
     if e.act_in_workers and not e.serial:  # serial: no worker processes, the trainer acts
-        _check(e.mode == "ver", "engine.mode", e.mode,
-               "ver while engine.act_in_workers=true (add engine.act_in_workers=false for nover or sync)")  # fmt: skip
-    _check(not e.overlap_learning or e.act_in_workers, "engine.overlap_learning", e.overlap_learning,
-           "false unless engine.act_in_workers=true")  # fmt: skip
+        _check(
+            e.mode == "ver",
+            "engine.mode",
+            e.mode,
+            "ver while engine.act_in_workers=true (add engine.act_in_workers=false for nover or sync)",
+        )
+    _check(
+        not e.overlap_learning or e.act_in_workers,
+        "engine.overlap_learning",
+        e.overlap_learning,
+        "false unless engine.act_in_workers=true",
+    )
     _check(e.importance_weight_max > 0, "engine.importance_weight_max", e.importance_weight_max, "> 0")
     methods = mp.get_all_start_methods()
     _check(e.start_method in methods, "engine.start_method", e.start_method, " | ".join(methods))
@@ -128,19 +142,32 @@ def validate(cfg: TrainConfig) -> None:
     steps = e.rollout_steps * e.num_envs
     _check(
         p.num_minibatches >= 1 and steps % p.num_minibatches == 0,
-        "ppo.num_minibatches", p.num_minibatches,
+        "ppo.num_minibatches",
+        p.num_minibatches,
         f"an integer >= 1 dividing engine.rollout_steps x engine.num_envs = {steps}",
-    )  # fmt: skip
+    )
     _check(0 < p.clip < 1, "ppo.clip", p.clip, "0 < clip < 1")
     _check(0 < p.gamma <= 1, "ppo.gamma", p.gamma, "0 < gamma <= 1")
     _check(0 <= p.gae_lambda <= 1, "ppo.gae_lambda", p.gae_lambda, "0 <= lambda <= 1")
     _check(p.max_grad_norm > 0, "ppo.max_grad_norm", p.max_grad_norm, "> 0")
-    _check(p.max_sequence_length >= 0, "ppo.max_sequence_length", p.max_sequence_length,
-           "an integer >= 0 (0: whole sequences)")  # fmt: skip
-    _check(0 < p.entropy_coef_min <= p.entropy_coef_max, "ppo.entropy_coef_min", p.entropy_coef_min,
-           f"0 < entropy_coef_min <= entropy_coef_max ({p.entropy_coef_max})")  # fmt: skip
-    _check(p.entropy_coef_min <= p.entropy_coef_init <= p.entropy_coef_max, "ppo.entropy_coef_init",
-           p.entropy_coef_init, f"within [{p.entropy_coef_min}, {p.entropy_coef_max}]")  # fmt: skip
+    _check(
+        p.max_sequence_length >= 0,
+        "ppo.max_sequence_length",
+        p.max_sequence_length,
+        "an integer >= 0 (0: whole sequences)",
+    )
+    _check(
+        0 < p.entropy_coef_min <= p.entropy_coef_max,
+        "ppo.entropy_coef_min",
+        p.entropy_coef_min,
+        f"0 < entropy_coef_min <= entropy_coef_max ({p.entropy_coef_max})",
+    )
+    _check(
+        p.entropy_coef_min <= p.entropy_coef_init <= p.entropy_coef_max,
+        "ppo.entropy_coef_init",
+        p.entropy_coef_init,
+        f"within [{p.entropy_coef_min}, {p.entropy_coef_max}]",
+    )
     _check(
         pol.image_encoder in IMAGE_ENCODERS,
         "policy.image_encoder",
@@ -177,14 +204,22 @@ def _validate_more(cfg: TrainConfig) -> None:
     _check(p.entropy_coef_lr >= 0, "ppo.entropy_coef_lr", p.entropy_coef_lr, ">= 0 (0: a fixed coefficient)")
     _check(pol.image_features >= 1, "policy.image_features", pol.image_features, "an integer >= 1")
     _check(-20.0 <= pol.init_log_std <= 5.0, "policy.init_log_std", pol.init_log_std, "-20 .. 5")
-    _check(all(math.isfinite(float(x)) for x in pol.init_action_mean), "policy.init_action_mean",
-           list(pol.init_action_mean), "finite numbers, one per action dimension (empty: 0 everywhere)")  # fmt: skip
+    _check(
+        all(math.isfinite(float(x)) for x in pol.init_action_mean),
+        "policy.init_action_mean",
+        list(pol.init_action_mean),
+        "finite numbers, one per action dimension (empty: 0 everywhere)",
+    )
     _check(r.torch_threads >= 0, "run.torch_threads", r.torch_threads, "an integer >= 0 (0: torch's default)")
     _check(r.keep_every >= 0, "run.keep_every", r.keep_every, "an integer >= 0 (0: keep only latest.pt)")
     _check(r.seed >= 0, "run.seed", r.seed, "an integer >= 0")
     _check(bool(r.dir.strip()), "run.dir", r.dir, "a non-empty directory path")
-    _check(not r.init_from or Path(r.init_from).exists(), "run.init_from", r.init_from,
-           "an existing run directory or checkpoint file, or '' (start from scratch)")  # fmt: skip
+    _check(
+        not r.init_from or Path(r.init_from).exists(),
+        "run.init_from",
+        r.init_from,
+        "an existing run directory or checkpoint file, or '' (start from scratch)",
+    )
 
 
 def check_runtime(r: RunConfig) -> None:
@@ -197,8 +232,12 @@ def check_runtime(r: RunConfig) -> None:
                 f"run.device={r.device!r}: CUDA is not available on this machine; accepted: cpu"
             )
         index = int(r.device.split(":")[1]) if ":" in r.device else 0
-        _check(index < torch.cuda.device_count(), "run.device", r.device,
-               f"cpu, cuda, cuda:0 .. cuda:{torch.cuda.device_count() - 1}")  # fmt: skip
+        _check(
+            index < torch.cuda.device_count(),
+            "run.device",
+            r.device,
+            f"cpu, cuda, cuda:0 .. cuda:{torch.cuda.device_count() - 1}",
+        )
 
 
 def to_dict(cfg: TrainConfig) -> dict[str, Any]:

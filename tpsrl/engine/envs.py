@@ -90,8 +90,12 @@ def space_to_dict(space: gym.spaces.Space) -> dict[str, Any]:
         return {"dict": {k: space_to_dict(s) for k, s in space.spaces.items()}}
     if not isinstance(space, gym.spaces.Box):
         raise EnvContractError(f"space {space} cannot be stored; accepted: Box or Dict of Box")
-    return {"shape": list(space.shape), "dtype": str(space.dtype), "low": space.low.tolist(),
-            "high": space.high.tolist()}  # fmt: skip
+    return {
+        "shape": list(space.shape),
+        "dtype": str(space.dtype),
+        "low": space.low.tolist(),
+        "high": space.high.tolist(),
+    }
 
 
 def space_from_dict(data: dict[str, Any]) -> gym.spaces.Space:

@@ -56,8 +56,18 @@ def truncate_metrics(path: Path, last_update: int) -> int:
 
 
 class Logger:
-    def __init__(self, run_dir: Path, mode: str, project: str, config: dict[str, Any], total_steps: int,
-                 initial_steps: int, progress: bool, resume_update: int | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        run_dir: Path,
+        *,
+        mode: str,
+        project: str,
+        config: dict[str, Any],
+        total_steps: int,
+        initial_steps: int,
+        progress: bool,
+        resume_update: int | None,
+    ) -> None:
         """`resume_update`: the update of the checkpoint a resumed run starts from (None: a new run)."""
         resume = resume_update is not None
         if resume:
@@ -66,8 +76,16 @@ class Logger:
         self.wandb: Any = None
         if mode != "disabled":
             self._init_wandb(run_dir, mode, project, config, resume)
-        self.bar = tqdm(total=total_steps, initial=initial_steps, unit="step", unit_scale=True,
-                        dynamic_ncols=True, disable=not progress, file=sys.stderr, smoothing=0.1)  # fmt: skip
+        self.bar = tqdm(
+            total=total_steps,
+            initial=initial_steps,
+            unit="step",
+            unit_scale=True,
+            dynamic_ncols=True,
+            disable=not progress,
+            file=sys.stderr,
+            smoothing=0.1,
+        )
 
     def _init_wandb(self, run_dir: Path, mode: str, project: str, config: dict, resume: bool) -> None:
         try:
@@ -76,8 +94,15 @@ class Logger:
             # The run id is wandb's own (`run.id`), kept in the run directory so a resumed run continues it.
             id_file = run_dir / "wandb_id"
             run_id = id_file.read_text().strip() if resume and id_file.exists() else None
-            self.wandb = wandb.init(project=project, dir=str(run_dir), mode=mode, config=config, id=run_id,
-                                    resume="allow" if run_id else None, name=run_dir.name)  # fmt: skip
+            self.wandb = wandb.init(
+                project=project,
+                dir=str(run_dir),
+                mode=mode,
+                config=config,
+                id=run_id,
+                resume="allow" if run_id else None,
+                name=run_dir.name,
+            )
             id_file.write_text(self.wandb.id)
         except Exception as e:  # logging must never stop training
             warnings.warn(f"wandb disabled: {type(e).__name__}: {e}", stacklevel=2)

@@ -219,8 +219,9 @@ class NumpyActing:
             x = self.activation(x @ w + b)
         return x
 
-    def act(self, obs: dict[str, np.ndarray], noise: np.ndarray | None = None,
-            deterministic: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    def act(
+        self, obs: dict[str, np.ndarray], noise: np.ndarray | None = None, deterministic: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """`{key: [B, *shape]}` raw observations -> action `[B, A]`, log_prob `[B]`, value `[B]` (float32)."""
         b = len(obs[self.keys[0]])
         x = np.concatenate([obs[k].reshape(b, -1) for k in self.keys], axis=1, dtype=np.float32)

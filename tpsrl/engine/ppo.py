@@ -249,17 +249,21 @@ class PPO:
                     raise LearningDiverged(update, {k: float(x.detach()) for k, x in parts.items()})
                 self.optimizer.step()
                 self.log_entropy_coef = entropy_coef_step(
-                    self.log_entropy_coef, parts["entropy"].detach().cpu(), cfg.entropy_target,
-                    cfg.entropy_coef_lr, (cfg.entropy_coef_min, cfg.entropy_coef_max),
-                )  # fmt: skip
+                    self.log_entropy_coef,
+                    parts["entropy"].detach().cpu(),
+                    cfg.entropy_target,
+                    cfg.entropy_coef_lr,
+                    (cfg.entropy_coef_min, cfg.entropy_coef_max),
+                )
                 logged.append(
                     {**{f"loss/{k}": x.detach() for k, x in parts.items()}, "loss/grad_norm": grad_norm}
                 )
             if stopped:
                 break
         # Observation statistics move after learning, so the ratios above compare the same inputs.
-        self.policy.update_obs_stats({k: x[rollout.slots].to(dev) for k, x in rollout.buffer.obs.items()},
-                                     cfg.obs_stats_until)  # fmt: skip
+        self.policy.update_obs_stats(
+            {k: x[rollout.slots].to(dev) for k, x in rollout.buffer.obs.items()}, cfg.obs_stats_until
+        )
         out: dict[str, float] = {}
         if logged:
             means = torch.stack([torch.stack(list(row.values())) for row in logged]).double().mean(0).tolist()
@@ -268,11 +272,21 @@ class PPO:
             out["learn/lag_weight"] = float(
                 (anchor.weights[rollout.slots] / rollout.weights[rollout.slots]).mean()
             )
-        out.update({"learn/lr": lr, "learn/entropy_coef": self.entropy_coef, "learn/minibatches": float(len(logged)),
-                    "learn/kl_stopped": float(stopped)})  # fmt: skip
+        out.update(
+            {
+                "learn/lr": lr,
+                "learn/entropy_coef": self.entropy_coef,
+                "learn/minibatches": float(len(logged)),
+                "learn/kl_stopped": float(stopped),
+            }
+        )
         if self.policy.value_norm is not None:
-            out.update({"learn/return_mean": float(self.policy.value_norm.mean),
-                        "learn/return_std": float(self.policy.value_norm.std)})  # fmt: skip
+            out.update(
+                {
+                    "learn/return_mean": float(self.policy.value_norm.mean),
+                    "learn/return_std": float(self.policy.value_norm.std),
+                }
+            )
         return out
 
     def _anchor(self, rollout: Rollout) -> Anchor:
@@ -297,9 +311,11 @@ class PPO:
             states = buf.state.clone()
             slots, dev = everything.slots, self.device
             states[slots] = self.policy.sequence_states(
-                {k: x[slots].to(dev) for k, x in buf.obs.items()}, buf.prev_action[slots].to(dev),
-                everything.mask.to(dev), buf.state[everything.starts].to(dev),
-            ).cpu()  # fmt: skip
+                {k: x[slots].to(dev) for k, x in buf.obs.items()},
+                buf.prev_action[slots].to(dev),
+                everything.mask.to(dev),
+                buf.state[everything.starts].to(dev),
+            ).cpu()
         else:
             everything = Packed(rollout.slots[None], torch.ones(len(rollout.slots), dtype=torch.long))
         # `evaluate` again rather than reading log-probs off the states' pass: the minibatches' numbers

@@ -140,8 +140,9 @@ def use_run_temp_dir() -> Path | None:
     own.mkdir(mode=0o700, exist_ok=True)
     path = Path(tempfile.mkdtemp(prefix="pymp-", dir=own))
     config["tempdir"] = str(path)
-    multiprocessing.util.Finalize(None, shutil.rmtree, args=(str(own),), kwargs={"ignore_errors": True},
-                                  exitpriority=-100)  # fmt: skip
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, args=(str(own),), kwargs={"ignore_errors": True}, exitpriority=-100
+    )
     return path
 
 

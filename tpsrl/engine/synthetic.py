@@ -55,8 +55,11 @@ class PointTargetEnv(gym.Env):
             self._returns[k] = self._returns.get(k, 0.0) + v
         info: dict[str, Any] = {"reward_terms": terms}
         if terminated or truncated:
-            info["episode_stats"] = {"success": float(dist < 0.1), "final_distance": dist,
-                                     **{f"return/{k}": v for k, v in self._returns.items()}}  # fmt: skip
+            info["episode_stats"] = {
+                "success": float(dist < 0.1),
+                "final_distance": dist,
+                **{f"return/{k}": v for k, v in self._returns.items()},
+            }
         return self._obs(), sum(terms.values()), terminated, truncated, info
 
 

@@ -50,8 +50,11 @@ def changed_since(saved: dict[str, Any], now: dict[str, Any]) -> list[str]:
     the checkpoint predates (missing from `saved`) counts only when `now` moves it off its default, as
     at its default it is what that run did."""
     defaults = to_dict(TrainConfig())
-    return [f for f in changed_fields(saved, now)
-            if _leaf(saved, f) is not None or _leaf(now, f) != _leaf(defaults, f)]  # fmt: skip
+    return [
+        f
+        for f in changed_fields(saved, now)
+        if _leaf(saved, f) is not None or _leaf(now, f) != _leaf(defaults, f)
+    ]
 
 
 def _leaf(config: dict[str, Any], dotted: str) -> Any:
@@ -94,8 +97,11 @@ class StopFlag:
         if self.requested:
             raise KeyboardInterrupt
         self.requested, self.signum = True, signum
-        print(f"\ntpsrl-train: {signal.Signals(signum).name}: stopping after the current step and writing a "
-              "checkpoint (Ctrl-C again to abort)", file=sys.stderr)  # fmt: skip
+        print(
+            f"\ntpsrl-train: {signal.Signals(signum).name}: stopping after the current step and writing a "
+            "checkpoint (Ctrl-C again to abort)",
+            file=sys.stderr,
+        )
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -181,12 +187,15 @@ class Trainer:
             self._restore()
         elif init_state is not None:
             self.policy.load_state_dict(init_state["model"])
-            self.provenance.append({
-                "init_from": str(Path(cfg.run.init_from).resolve()),
-                "init_env_steps": ckpt.trained_env_steps(init_state),
-                "init_meta": init_state.get("meta", {}), "init_provenance": init_state.get("provenance", []),
-                "init_curve": ckpt.curve_behind(init_state),  # a shipped skill's training curve, if any
-            })  # fmt: skip
+            self.provenance.append(
+                {
+                    "init_from": str(Path(cfg.run.init_from).resolve()),
+                    "init_env_steps": ckpt.trained_env_steps(init_state),
+                    "init_meta": init_state.get("meta", {}),
+                    "init_provenance": init_state.get("provenance", []),
+                    "init_curve": ckpt.curve_behind(init_state),  # a shipped skill's training curve, if any
+                }
+            )
         self.provenance.append({**ckpt.code_version(), "env_steps": self.counters.env_steps})
         steps = cfg.engine.rollout_steps * cfg.engine.num_envs
         self.steps_per_update = steps
@@ -194,9 +203,16 @@ class Trainer:
         # Fresh env seeds per (re)start so a resumed run does not replay the episodes it has seen.
         env_seed = cfg.run.seed * 1_000_003 + self.counters.updates * 7919
         self.collector: Collector | ActingCollector = build_collector(
-            cfg.engine, factories, self.policy, obs_space, action_space, self.device, env_seed,
-            cfg.ppo.gamma, cfg.ppo.gae_lambda,
-        )  # fmt: skip
+            cfg.engine,
+            factories,
+            self.policy,
+            obs_space,
+            action_space,
+            device=self.device,
+            seed=env_seed,
+            gamma=cfg.ppo.gamma,
+            lam=cfg.ppo.gae_lambda,
+        )
 
     def _restore(self) -> None:
         state = ckpt.load(self.run_dir / "checkpoints" / ckpt.LATEST, self.device)
@@ -228,9 +244,17 @@ class Trainer:
 
     def save(self) -> Path:
         keep = bool(self.cfg.run.keep_every) and self.counters.updates % self.cfg.run.keep_every == 0
-        return ckpt.save(self.run_dir / "checkpoints", self.policy, self.learner.state_dict(), self.counters,
-                         to_dict(self.cfg), spaces=self.spaces, meta=self.meta, provenance=self.provenance,
-                         keep=keep)  # fmt: skip
+        return ckpt.save(
+            self.run_dir / "checkpoints",
+            self.policy,
+            self.learner.state_dict(),
+            self.counters,
+            to_dict(self.cfg),
+            spaces=self.spaces,
+            meta=self.meta,
+            provenance=self.provenance,
+            keep=keep,
+        )
 
     def step(self, stop: StopFlag) -> dict[str, Any] | None:
         """One update: collect a rollout, learn from it. Returns its metrics, or None if stopped."""
@@ -247,15 +271,25 @@ class Trainer:
         c.episodes += len(rollout.episodes)
         s = self.collector.stats
         metrics.update(episode_metrics(rollout.episodes))
-        metrics.update({
-            "update": c.updates, "env_steps": c.env_steps, "episodes": c.episodes,
-            "time/collect_s": t1 - t0, "time/learn_s": t2 - t1,
-            "time/collect_cpu_s": c1 - c0, "time/learn_cpu_s": c2 - c1,
-            "sps/total": self.steps_per_update / (t2 - t0), "sps/collect": self.steps_per_update / (t1 - t0),
-            "collect/inference_calls": s.inference_calls, "collect/carried_in": s.carried_in,
-            "collect/carried_out": s.carried_out, "collect/min_env_steps": s.min_env_steps,
-            "collect/max_env_steps": s.max_env_steps, "collect/mean_weight": float(rollout.weights[rollout.slots].mean()),
-        })  # fmt: skip
+        metrics.update(
+            {
+                "update": c.updates,
+                "env_steps": c.env_steps,
+                "episodes": c.episodes,
+                "time/collect_s": t1 - t0,
+                "time/learn_s": t2 - t1,
+                "time/collect_cpu_s": c1 - c0,
+                "time/learn_cpu_s": c2 - c1,
+                "sps/total": self.steps_per_update / (t2 - t0),
+                "sps/collect": self.steps_per_update / (t1 - t0),
+                "collect/inference_calls": s.inference_calls,
+                "collect/carried_in": s.carried_in,
+                "collect/carried_out": s.carried_out,
+                "collect/min_env_steps": s.min_env_steps,
+                "collect/max_env_steps": s.max_env_steps,
+                "collect/mean_weight": float(rollout.weights[rollout.slots].mean()),
+            }
+        )
         return metrics
 
 
@@ -323,8 +357,16 @@ def _loop(cfg: TrainConfig, trainer: Trainer, stop: StopFlag) -> TrainResult:
     saved_at = trainer.counters.updates
     logger: Logger | None = None
     try:
-        logger = Logger(run_dir, cfg.run.wandb, cfg.run.wandb_project, to_dict(cfg), cfg.run.total_steps,
-                        trainer.counters.env_steps, cfg.run.progress, resume_update)  # fmt: skip
+        logger = Logger(
+            run_dir,
+            mode=cfg.run.wandb,
+            project=cfg.run.wandb_project,
+            config=to_dict(cfg),
+            total_steps=cfg.run.total_steps,
+            initial_steps=trainer.counters.env_steps,
+            progress=cfg.run.progress,
+            resume_update=resume_update,
+        )
         while trainer.counters.env_steps < cfg.run.total_steps and not stop():
             metrics = trainer.step(stop)
             if metrics is None:

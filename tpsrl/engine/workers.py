@@ -253,9 +253,18 @@ def _worker_loop(runners: dict[int, EnvRunner], first: int, conn: mpc.Connection
             return
 
 
-def worker_main(envs: range, factories: Sequence[EnvFactory], conn: mpc.Connection, records: mpc.Connection,
-                block: Any, spec: shm.ShmSpec, n: int, acting: Any = None, worker: int = 0,
-                workers: int = 1) -> None:  # fmt: skip
+def worker_main(
+    envs: range,
+    factories: Sequence[EnvFactory],
+    conn: mpc.Connection,
+    records: mpc.Connection,
+    block: Any,
+    spec: shm.ShmSpec,
+    n: int,
+    acting: Any = None,
+    worker: int = 0,
+    workers: int = 1,
+) -> None:
     """Entry point of a worker process stepping `envs` (built from `factories`, one per env); with
     `acting` (an `acting.ActingShared`) it also chooses their actions (`engine.act_in_workers`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle; it closes us
@@ -286,8 +295,17 @@ class ProcessPool:
     """Worker processes of `envs_per_worker` envs each; replies are awaited with a timeout and
     process-liveness checks so that a dead or stuck worker is reported, never waited on forever."""
 
-    def __init__(self, factories: Sequence[EnvFactory], spec: shm.ShmSpec, start_method: str, timeout_s: float,
-                 start_timeout_s: float = 300.0, *, envs_per_worker: int = 1, acting: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        factories: Sequence[EnvFactory],
+        spec: shm.ShmSpec,
+        start_method: str,
+        timeout_s: float,
+        start_timeout_s: float = 300.0,
+        *,
+        envs_per_worker: int = 1,
+        acting: Any = None,
+    ) -> None:
         self.num_envs = num_envs = len(factories)
         self.timeout_s, self.start_timeout_s = timeout_s, start_timeout_s
         self.groups = worker_groups(num_envs, envs_per_worker)
@@ -307,8 +325,18 @@ class ProcessPool:
         self.procs: list[Any] = []
         for w, envs in enumerate(self.groups):
             parent, child = ctx.Pipe()
-            args = (envs, [factories[e] for e in envs], child, records_w, block, spec, num_envs, acting, w,
-                    len(self.groups))  # fmt: skip
+            args = (
+                envs,
+                [factories[e] for e in envs],
+                child,
+                records_w,
+                block,
+                spec,
+                num_envs,
+                acting,
+                w,
+                len(self.groups),
+            )
             proc = ctx.Process(target=worker_main, args=args, daemon=True, name=f"env-worker-{w}")
             proc.start()
             child.close()
@@ -408,8 +436,10 @@ class ProcessPool:
             if replies or timeout is not None:
                 return replies
             if time.monotonic() >= deadline:
-                raise WorkerError(sorted(self.outstanding),
-                                  f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)")  # fmt: skip
+                raise WorkerError(
+                    sorted(self.outstanding),
+                    f"no reply within {limit:.1f} s (engine.step_timeout_s / start_timeout_s)",
+                )
 
     def _check_overdue(self) -> None:
         """Raises `WorkerError` for an env whose command has been unanswered for longer than its limit
@@ -418,15 +448,22 @@ class ProcessPool:
         if now < self._next_check or not self.outstanding:
             return
         self._next_check = now + _CHECK_EVERY_S
-        limits = {e: self.timeout_s if e in self.answered else max(self.timeout_s, self.start_timeout_s)
-                  for e in self.outstanding}  # fmt: skip
+        limits = {
+            e: self.timeout_s if e in self.answered else max(self.timeout_s, self.start_timeout_s)
+            for e in self.outstanding
+        }
         overdue = sorted(e for e, limit in limits.items() if now - self.sent_at[e] > limit)
         if overdue:
             procs = {self.procs[self.worker_of[e]] for e in overdue}
-            states = ", ".join(f"{p.name} (pid {p.pid}) {'alive but silent' if p.is_alive() else 'exited'}"
-                               for p in sorted(procs, key=lambda p: p.name))  # fmt: skip
-            raise WorkerError(overdue, f"no reply within {limits[overdue[0]]:.1f} s (engine.step_timeout_s / "
-                              f"start_timeout_s): {states} (stopped or stuck)")  # fmt: skip
+            states = ", ".join(
+                f"{p.name} (pid {p.pid}) {'alive but silent' if p.is_alive() else 'exited'}"
+                for p in sorted(procs, key=lambda p: p.name)
+            )
+            raise WorkerError(
+                overdue,
+                f"no reply within {limits[overdue[0]]:.1f} s (engine.step_timeout_s / "
+                f"start_timeout_s): {states} (stopped or stuck)",
+            )
 
     def _take(self, events: list[tuple[int, int]]) -> list[tuple[int, bytes]]:
         """Replies to outstanding commands: shared-pipe records first, then the own pipes that `events` name."""

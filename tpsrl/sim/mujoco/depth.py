@@ -117,9 +117,19 @@ class RayCastDepth:
         origin = data.cam_xpos[self.cam_id]
         np.matmul(self.local_dirs, data.cam_xmat[self.cam_id].reshape(3, 3).T, out=self._vec)
         mujoco.mj_multiRay(
-            self.ray_model, rd, origin, self._vec.reshape(-1), None, True, -1,
-            self._geomid, self._dist, None, self._vec.shape[0], self.max_depth,
-        )  # fmt: skip
+            self.ray_model,
+            rd,
+            origin,
+            self._vec.reshape(-1),
+            None,
+            True,
+            -1,
+            self._geomid,
+            self._dist,
+            None,
+            self._vec.shape[0],
+            self.max_depth,
+        )
         dist = np.where(self._geomid >= 0, self._dist, np.inf)
         np.minimum(dist, architecture_distance(origin, self._vec), out=dist)
         return np.minimum(dist * self.cos, self.max_depth).reshape(self.height, self.width)
@@ -159,9 +169,19 @@ class RangeRing:
         for z in RANGE_HEIGHTS:
             origin = np.array([x, y, z])
             mujoco.mj_multiRay(
-                self.ray_model, rd, origin, vec.reshape(-1), None, True, -1,
-                self._geomid, self._dist, None, RANGE_RAYS, RANGE_MAX,
-            )  # fmt: skip
+                self.ray_model,
+                rd,
+                origin,
+                vec.reshape(-1),
+                None,
+                True,
+                -1,
+                self._geomid,
+                self._dist,
+                None,
+                RANGE_RAYS,
+                RANGE_MAX,
+            )
             dist = np.where(self._geomid >= 0, self._dist, np.inf)
             out.append(np.minimum(np.minimum(dist, architecture_distance(origin, vec)), RANGE_MAX))
         return np.concatenate(out)

@@ -59,8 +59,14 @@ REST_QPOS = (-0.913, -1.009, -1.123, -1.386, -0.823, -1.754, 0.0)
 # Joint ranges of the limited arm joints (rad, from the Fetch XML; the rolls are unlimited), in ARM_JOINTS
 # order: None for an unlimited joint.
 ARM_LIMITS: tuple[tuple[float, float] | None, ...] = (
-    (-1.6056, 1.6056), (-1.221, 1.518), None, (-2.251, 2.251), None, (-2.16, 2.16), None,
-)  # fmt: skip
+    (-1.6056, 1.6056),
+    (-1.221, 1.518),
+    None,
+    (-2.251, 2.251),
+    None,
+    (-2.16, 2.16),
+    None,
+)
 ARM_ROLL = np.array([lim is None for lim in ARM_LIMITS])  # the unlimited (continuous) roll joints
 
 
