@@ -43,10 +43,14 @@ class NavCalls:
         goal = _nav_goal(call, spec, env.backend) or tuple(env.backend.object_pos(call.target)[:2])
         planar, geo = distances(env.backend, (*goal, 0.0))
         self.open = dict(
-            index=self.index, target=str(call), holding=env.backend.held is not None,
-            start_planar=planar, start_geo=geo, goal=goal,
+            index=self.index,
+            target=str(call),
+            holding=env.backend.held is not None,
+            start_planar=planar,
+            start_geo=geo,
+            goal=goal,
             arm_off_rest=round(float(np.abs(env.backend.arm_qpos - REST_JOINTS).max()), 3),
-        )  # fmt: skip
+        )
 
     def close(self, env) -> None:  # noqa: ANN001
         if self.open is None:

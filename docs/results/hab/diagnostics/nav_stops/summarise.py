@@ -12,9 +12,12 @@ bins = [(0, 2.0), (2.0, 3.0), (3.0, 100.0)]
 for kind in ("first", "repeat"):
     for lo, hi in bins:
         sel = [
-            c for c in calls
-            if c["repeat"] == (kind == "repeat") and c["start_planar"] is not None and lo <= c["start_planar"] < hi
-        ]  # fmt: skip
+            c
+            for c in calls
+            if c["repeat"] == (kind == "repeat")
+            and c["start_planar"] is not None
+            and lo <= c["start_planar"] < hi
+        ]
         if not sel:
             continue
         no_stop = [c for c in sel if not c["done"]]

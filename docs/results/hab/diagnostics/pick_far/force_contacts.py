@@ -47,17 +47,29 @@ def main(policy: str, episodes: int, max_dist: float) -> None:
         top = arm_contacts(b).most_common(3)
         obj = b.object_pos(target)
         row = {
-            "k": k, "steps": steps, "arm_force": round(b.arm_force), "accum": round(env.task.force.accum),
+            "k": k,
+            "steps": steps,
+            "arm_force": round(b.arm_force),
+            "accum": round(env.task.force.accum),
             "top": [[a, o, round(v)] for (a, o), v in top],
-            "ee_z": round(float(b.ee_pos_world[2]), 2), "ee_rest": round(ee_rest_dist(b), 2),
+            "ee_z": round(float(b.ee_pos_world[2]), 2),
+            "ee_rest": round(ee_rest_dist(b), 2),
             "base_obj": round(float(np.hypot(*(obj[:2] - np.array(b.base_pose[:2])))), 2),
             "ee_obj": round(float(np.linalg.norm(b.ee_pos_world - obj)), 2),
-        }  # fmt: skip
+        }
         if top:
             tally[top[0][0][1].split("/")[0]] += 1
         print(json.dumps(row), flush=True)
-    print(json.dumps({"policy": policy, "episodes": episodes, "max_dist": max_dist,
-                      "largest_contact_with": dict(tally.most_common())}))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "policy": policy,
+                "episodes": episodes,
+                "max_dist": max_dist,
+                "largest_contact_with": dict(tally.most_common()),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

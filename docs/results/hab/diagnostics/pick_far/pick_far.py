@@ -69,14 +69,25 @@ def main(policy: str, episodes: int, max_dist: float) -> None:
         print(json.dumps(row), flush=True)
     force = [r for r in rows if r["cause"] == "force"]
     driving = [r for r in force if r["end_ee_obj"] > 1.0]
-    print(json.dumps({
-        "policy": policy, "episodes": episodes, "max_dist": max_dist,
-        "success": sum(r["success"] for r in rows), "force": len(force),
-        "force_ee_over_1m_from_object": len(driving),
-        "of_those_arm_out_of_rest": sum(r["end_ee_rest"] > 0.15 for r in driving),
-        "median_start_dist_success": float(np.median([r["start_dist"] for r in rows if r["success"]] or [0])),
-        "median_start_dist_failure": float(np.median([r["start_dist"] for r in rows if not r["success"]] or [0])),
-    }))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "policy": policy,
+                "episodes": episodes,
+                "max_dist": max_dist,
+                "success": sum(r["success"] for r in rows),
+                "force": len(force),
+                "force_ee_over_1m_from_object": len(driving),
+                "of_those_arm_out_of_rest": sum(r["end_ee_rest"] > 0.15 for r in driving),
+                "median_start_dist_success": float(
+                    np.median([r["start_dist"] for r in rows if r["success"]] or [0])
+                ),
+                "median_start_dist_failure": float(
+                    np.median([r["start_dist"] for r in rows if not r["success"]] or [0])
+                ),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":
