@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from tpsrl.sim.backend import SimBackend
-from tpsrl.sim.sensors import REST_EE
+from tpsrl.sim.sensors import REST_EE, base_to_world
 
 from .config import SkillConfig
 
@@ -79,9 +79,7 @@ def force_scales(cfg: SkillConfig) -> dict[str, float]:
 
 def rest_world(b: SimBackend) -> np.ndarray:
     """The resting EE position [0.5, 0, 1] of the base frame, in the world."""
-    x, y, yaw = b.base_pose
-    c, s = math.cos(yaw), math.sin(yaw)
-    return np.array([x + c * REST_EE[0] - s * REST_EE[1], y + s * REST_EE[0] + c * REST_EE[1], REST_EE[2]])
+    return base_to_world(b.base_pose, REST_EE)
 
 
 def ee_rest_dist(b: SimBackend) -> float:

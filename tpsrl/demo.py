@@ -9,7 +9,6 @@ place it. It exercises the whole simulator stack; it is not a learned policy. Co
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from tpsrl.sim.env import EnvConfig, RearrangeEnv
 from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.navigation import base_command_toward, plan_path, turn_command
 from tpsrl.sim.mujoco.objects import object_type
-from tpsrl.sim.sensors import REST_EE
+from tpsrl.sim.sensors import REST_EE, base_to_world
 
 # Open surfaces at table/counter height that the scripted controller reaches from the free space around
 # them (shelves against walls and the sofa's deep seat are left to the learned skills).
@@ -85,7 +84,7 @@ def _phases(env: RearrangeEnv) -> Iterator[tuple[str, np.ndarray]]:
             yield phase, act(arm=_hold_rest(b), grip=grip, base=base)
 
     def cup_target(p: np.ndarray) -> np.ndarray:
-        return p - (b.data.geom_xpos[b._cup] - b.ee_pos_world)
+        return p - (b.cup_pos_world - b.ee_pos_world)
 
     obj = b.object_pos(tgt.handle)
     yield from go_to((obj[0], obj[1]), -1.0, "navigate to object")
@@ -111,10 +110,7 @@ def _phases(env: RearrangeEnv) -> Iterator[tuple[str, np.ndarray]]:
 
 
 def _hold_rest(b) -> np.ndarray:
-    x, y, yaw = b.base_pose
-    c, s = math.cos(yaw), math.sin(yaw)
-    rest = np.array([x + c * REST_EE[0] - s * REST_EE[1], y + s * REST_EE[0] + c * REST_EE[1], REST_EE[2]])
-    return arm_action_toward(b, rest)
+    return arm_action_toward(b, base_to_world(b.base_pose, REST_EE))
 
 
 def _depth_frame(depth: np.ndarray, size: int) -> np.ndarray:

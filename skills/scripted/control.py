@@ -20,7 +20,7 @@ from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.navigation import turn_command
 from tpsrl.sim.mujoco.robot import ARM_JOINTS, ARM_ROLL, REST_QPOS
 from tpsrl.sim.mujoco.sim import ARM_SCALE
-from tpsrl.sim.sensors import REST_EE
+from tpsrl.sim.sensors import REST_EE, base_to_world
 
 from .clearance import (
     ARM_AHEAD,
@@ -52,7 +52,6 @@ class Robot:
         self.b = env.backend
         self.act = ActionLayout.of(env)
         m = self.b.model
-        self._cup = m.geom("suction_cup").id
         self._arm_u = np.array([m.actuator(f"act_{n}").id for n in ARM_JOINTS])
         joints = [m.joint(f"robot0:{n}").id for n in ARM_JOINTS]
         self._arm_q = np.array([m.jnt_qposadr[j] for j in joints])
@@ -67,16 +66,14 @@ class Robot:
 
     def cup_pos(self) -> np.ndarray:
         """World position of the suction cup (what must touch the object)."""
-        return self.b.data.geom_xpos[self._cup].copy()
+        return self.b.cup_pos_world
 
     def cup_offset(self) -> np.ndarray:
         return self.cup_pos() - self.b.ee_pos_world
 
     def base_point(self, p: np.ndarray) -> np.ndarray:
         """A base-frame point (origin on the floor under the base centre, x ahead) in world coordinates."""
-        x, y, yaw = self.b.base_pose
-        c, s = math.cos(yaw), math.sin(yaw)
-        return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
+        return base_to_world(self.b.base_pose, p)
 
     def rest_world(self) -> np.ndarray:
         return self.base_point(REST_EE)

@@ -23,7 +23,7 @@ def facing(layout: int, furniture: str, dist: float, lateral: float = 0.0) -> Ro
 def reach_and_grasp(sim: MujocoBackend, point_fn, steps: int = 300) -> bool:
     """Move the suction cup onto `point_fn()` with grip on until something is grasped."""
     for _ in range(steps):
-        cup_offset = sim.data.geom_xpos[sim._cup] - sim.ee_pos_world
+        cup_offset = sim.cup_pos_world - sim.ee_pos_world
         sim.step(arm_action_toward(sim, point_fn() - cup_offset), 1.0, None)
         if sim.held is not None:
             return True

@@ -47,6 +47,14 @@ class SensorContext:
     marker: str | None = None  # articulation whose handle marker_rel_pos tracks
 
 
+def base_to_world(base_pose: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """A base-frame point [3] (origin on the floor under the base centre, x ahead) in world coordinates,
+    for the base at `base_pose` (x, y, yaw); `SimBackend.world_to_base` is its inverse."""
+    x, y, yaw = base_pose
+    c, s = math.cos(yaw), math.sin(yaw)
+    return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
+
+
 def _padded(rows: list[np.ndarray], n: int, width: int) -> np.ndarray:
     out = np.zeros((n, width), dtype=np.float32)
     for i, r in enumerate(rows[:n]):

@@ -402,6 +402,11 @@ class MujocoSim:
     def ee_pos_world(self) -> np.ndarray:
         return self.data.site_xpos[self._grip_site].copy()
 
+    @property
+    def cup_pos_world(self) -> np.ndarray:
+        """World position of the suction cup (what must touch an object to grasp it), near the EE."""
+        return self.data.geom_xpos[self._cup].copy()
+
     def world_to_ee(self, p: np.ndarray) -> np.ndarray:
         """World points [..., 3] to the end-effector frame."""
         R = self.data.site_xmat[self._grip_site].reshape(3, 3)
