@@ -150,11 +150,9 @@ class RolloutBuffer:
     ) -> None:
         """Records the results `[B]` of the steps at `slots` `[B]`."""
         np_ = self.np
-        np_["reward"][slots], np_["terminated"][slots], np_["truncated"][slots] = (
-            reward,
-            terminated,
-            truncated,
-        )
+        np_["reward"][slots] = reward
+        np_["terminated"][slots] = terminated
+        np_["truncated"][slots] = truncated
         np_["truncation_value"][slots] = 0.0
         np_["complete"][slots] = True
 

@@ -124,6 +124,12 @@ class Collector:
     Per-environment bookkeeping (numpy, `[N]` or `[N, ...]`): `state` (recurrent state after the env's
     last chosen action), `prev_action` (that action, clipped), `episode_start`, `pending` (buffer slot
     of the step in flight, or -1), `contributed` (steps allocated this rollout), `ready` (may act now).
+
+    The life of a step: `_act` chooses actions for a batch of ready environments, sends them, and while
+    they step stores each one's observation, policy inputs and action in a new buffer slot (`pending[env]`
+    = that slot). When an environment's reply arrives, `_complete` writes the reward and done flags into
+    that slot and the environment is ready again. A rollout ends at T x N completed slots; steps still in
+    flight then move to the front of the next rollout (`_new_rollout`) and complete there.
     """
 
     def __init__(
@@ -307,6 +313,8 @@ class Collector:
         """Moves steps in flight to the front of the buffer; they count for this rollout."""
         keep = self.buffer.carry_pending()
         flying = self.pending >= 0
+        # The step at old slot keep[i] is now at slot i (`keep` is ascending), so an environment's new
+        # slot is where its old one sits in `keep`.
         self.pending[flying] = np.searchsorted(keep, self.pending[flying])
         self.contributed = flying.astype(np.int64)
         self.stats = CollectStats(carried_in=len(keep))
