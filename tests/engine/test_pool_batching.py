@@ -44,7 +44,7 @@ def test_one_message_steps_several_envs_of_a_worker() -> None:
             expected = Reply.EPISODE_END if step == 2 else Reply.STEPPED  # horizon 3
             assert {k for k, _ in kinds.values()} == {expected}
         assert pool.views["final_obs/obs"][:, 0].tolist() == [3.0, 3.0, 3.0]
-        assert kinds[2][1]["return"] == 6.0
+        assert kinds[2][1].reward_sum == 6.0
     finally:
         pool.close()
     assert not any(p.is_alive() for p in pool.procs)

@@ -11,7 +11,16 @@ import pytest
 from tests.engine.toy_envs import bad_init, counter, crash, die, hang
 from tpsrl.engine import shm
 from tpsrl.engine.envs import EnvContractError, conform, probe_spaces
-from tpsrl.engine.workers import Command, ProcessPool, Reply, SerialPool, WorkerError, command, decode
+from tpsrl.engine.workers import (
+    Command,
+    EpisodeSummary,
+    ProcessPool,
+    Reply,
+    SerialPool,
+    WorkerError,
+    command,
+    decode,
+)
 
 
 def spec() -> shm.ShmSpec:
@@ -63,7 +72,7 @@ def test_protocol_steps_through_shared_memory(serial: bool) -> None:
         assert pool.views["final_obs/obs"][:, 0].tolist() == [3.0, 3.0]
         assert pool.views["obs/obs"][:, 0].tolist() == [0.0, 0.0]  # auto-reset
         episode = decode(0, got[0][1])[1]
-        assert episode["return"] == 6.0 and episode["length"] == 3 and episode["stats"] == {"steps": 3.0}
+        assert episode == EpisodeSummary(reward_sum=6.0, length=3, stats={"steps": 3.0})
     finally:
         pool.close()
 

@@ -13,6 +13,7 @@ from torch import Tensor
 
 from tpsrl.engine.gae import gae, importance_weights
 from tpsrl.engine.minibatch import pack, split_sequences
+from tpsrl.engine.workers import EpisodeSummary
 
 
 def next_values(env: Tensor, values: Tensor, tail: Tensor) -> Tensor:
@@ -53,7 +54,7 @@ class Rollout:
     returns: Tensor  # [C]
     weights: Tensor  # [C] importance weights
     sequences: list[Tensor]  # K sequences of slots
-    episodes: list[dict]  # episodes that ended in this rollout (see workers.EnvRunner._step)
+    episodes: list[EpisodeSummary]  # episodes that ended in this rollout
     lagged: bool = False  # acted (in part) by weights older than the learner's (overlapped learning)
 
 
@@ -173,7 +174,7 @@ class RolloutBuffer:
         num_envs: int,
         rollout_steps: int,
         max_weight: float,
-        episodes: list[dict],
+        episodes: list[EpisodeSummary],
     ) -> Rollout:
         """Computes bootstrap values, per-sequence GAE and importance weights of the completed steps.
 

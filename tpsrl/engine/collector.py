@@ -30,7 +30,17 @@ from tpsrl.engine import shm
 from tpsrl.engine.buffer import Rollout, RolloutBuffer
 from tpsrl.engine.envs import EnvFactory
 from tpsrl.engine.policy import ActorCritic
-from tpsrl.engine.workers import STEPPED, Command, EnvPool, ProcessPool, Reply, SerialPool, command, decode
+from tpsrl.engine.workers import (
+    STEPPED,
+    Command,
+    EnvPool,
+    EpisodeSummary,
+    ProcessPool,
+    Reply,
+    SerialPool,
+    command,
+    decode,
+)
 
 if TYPE_CHECKING:
     from tpsrl.engine.acting import ActingCollector
@@ -160,7 +170,7 @@ class Collector:
         self.contributed = np.zeros(n, np.int64)
         self.ready = np.zeros(n, bool)
         self.backlog: list[tuple[int, bytes]] = []  # arrived, not yet used
-        self.episodes: list[dict] = []
+        self.episodes: list[EpisodeSummary] = []
         self.truncated: list[tuple[int, int]] = []  # (env, slot) awaiting a bootstrap value
         self.stats = CollectStats()
         self.started = False
@@ -176,7 +186,7 @@ class Collector:
         self.ready[env] = True
 
     def _on_episode_end(self, env: int, episode: object) -> None:
-        self.episodes.append(episode)  # type: ignore[arg-type]
+        self.episodes.append(episode)  # type: ignore[arg-type]  # an EpisodeSummary
         self._complete(np.array([env]))
 
     def _complete(self, envs: np.ndarray) -> None:

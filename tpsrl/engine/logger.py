@@ -14,18 +14,20 @@ from typing import Any
 
 from tqdm import tqdm
 
+from tpsrl.engine.workers import EpisodeSummary
 
-def episode_metrics(episodes: list[dict]) -> dict[str, float]:
+
+def episode_metrics(episodes: list[EpisodeSummary]) -> dict[str, float]:
     """Means over the episodes that ended: return, length and each `episode_stats` key (an environment
     reports its per-episode reward terms there, e.g. `return/<term>`: the engine sums nothing else)."""
     if not episodes:
         return {}
     out: dict[str, float] = {"episode/count": float(len(episodes))}
-    out["episode/return"] = sum(e["return"] for e in episodes) / len(episodes)
-    out["episode/length"] = sum(e["length"] for e in episodes) / len(episodes)
+    out["episode/return"] = sum(e.reward_sum for e in episodes) / len(episodes)
+    out["episode/length"] = sum(e.length for e in episodes) / len(episodes)
     stats: dict[str, list[float]] = defaultdict(list)
     for e in episodes:
-        for k, v in e["stats"].items():
+        for k, v in e.stats.items():
             stats[k].append(v)
     out.update({f"episode/{k}": sum(v) / len(v) for k, v in stats.items()})
     return out

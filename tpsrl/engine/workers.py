@@ -27,6 +27,7 @@ import struct
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol
 
@@ -61,6 +62,19 @@ _STEP = bytes([Command.STEP])
 _RECORD = np.dtype("<i4")  # a shared-pipe record: the env index of a plain STEPPED reply
 _ENV = struct.Struct("<i")  # env index prefix of the messages on a worker's own pipe
 _CHECK_EVERY_S = 0.25  # how often `ProcessPool.poll` looks for envs silent past their limit
+
+
+@dataclass(frozen=True)
+class EpisodeSummary:
+    """One episode that ended, as its worker reports it (pickled after EPISODE_END); the logger averages
+    these per update (`logger.episode_metrics`)."""
+
+    reward_sum: float
+    """The episode's undiscounted return."""
+    length: int
+    """Its steps."""
+    stats: dict[str, float]
+    """The env's `info["episode_stats"]` at the last step (success, failure causes, reward terms...)."""
 
 
 class WorkerError(RuntimeError):
@@ -121,11 +135,8 @@ class EnvRunner:
             self._write("obs", obs)
             return STEPPED
         self._write("final_obs", obs)
-        episode = {
-            "return": self._ep_return,
-            "length": self._ep_length,
-            "stats": {k: float(x) for k, x in (info.get("episode_stats") or {}).items()},
-        }
+        stats = {k: float(x) for k, x in (info.get("episode_stats") or {}).items()}
+        episode = EpisodeSummary(self._ep_return, self._ep_length, stats)
         obs, _ = self.env.reset()
         self._write("obs", obs)
         self._clear_episode()
