@@ -7,9 +7,9 @@ import math
 import pytest
 import torch
 
-from tpsrl.engine.buffer import carry_rows, next_values
+from tpsrl.engine.buffer import carry_rows
 from tpsrl.engine.entropy import cosine_lr, entropy_coef_step, gaussian_entropy
-from tpsrl.engine.gae import gae, importance_weights
+from tpsrl.engine.gae import bootstrap_values, gae, importance_weights, next_values
 from tpsrl.engine.losses import ppo_losses
 from tpsrl.engine.ppo import clip_grad_norm
 
@@ -115,6 +115,18 @@ def test_next_values_per_environment() -> None:
     values = torch.tensor([0.0, 1.0, 2.0, 3.0, 4.0])
     nv = next_values(env, values, torch.tensor([10.0, 20.0]))
     assert nv.tolist() == [2.0, 4.0, 3.0, 10.0, 20.0]
+
+
+def test_bootstrap_values_end_episodes() -> None:
+    # as above; env 0's slot 2 terminated (no value after it), env 1's slot 4 was truncated with a final
+    # observation worth 7: its tail (20) is not the next state's value, that episode's is
+    env = torch.tensor([0, 1, 0, 0, 1])
+    values = torch.tensor([0.0, 1.0, 2.0, 3.0, 4.0])
+    terminated = torch.tensor([False, False, True, False, False])
+    truncated = torch.tensor([False, False, False, False, True])
+    final = torch.tensor([0.0, 0.0, 0.0, 0.0, 7.0])
+    nv = bootstrap_values(env, values, torch.tensor([10.0, 20.0]), terminated, truncated, final)
+    assert nv.tolist() == [2.0, 4.0, 0.0, 10.0, 7.0]
 
 
 def test_carry_rows_moves_in_flight_rows_to_front() -> None:

@@ -11,31 +11,9 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from tpsrl.engine.gae import gae, importance_weights
+from tpsrl.engine.gae import bootstrap_values, gae, importance_weights
 from tpsrl.engine.minibatch import pack, split_sequences
 from tpsrl.engine.workers import EpisodeSummary
-
-
-def next_values(env: Tensor, values: Tensor, tail: Tensor) -> Tensor:
-    """Value of the state after each step, from chronological slots.
-
-    Args:
-        env: `[S]` environment of each slot (slots chronological within an environment).
-        values: `[S]` value stored at each slot.
-        tail: `[N]` value of each environment's state after its last slot.
-
-    Returns:
-        `[S]` values[next slot of the same env], or tail[env] for an environment's last slot
-        (terminations and truncations are applied by the caller).
-    """
-    order = torch.sort(env, stable=True).indices
-    e = env[order]
-    out_sorted = tail[e].clone()
-    same = e[1:] == e[:-1]
-    out_sorted[:-1] = torch.where(same, values[order[1:]], out_sorted[:-1])
-    out = torch.empty_like(values)
-    out[order] = out_sorted
-    return out
 
 
 def carry_rows(tensors: list[Tensor], keep: Tensor) -> None:
@@ -184,9 +162,14 @@ class RolloutBuffer:
         """
         n = self.size
         slots = torch.nonzero(self.complete[:n]).squeeze(1)
-        nv = next_values(self.env[:n], self.value[:n], tail)
-        nv = torch.where(self.terminated[:n], torch.zeros_like(nv), nv)
-        nv = torch.where(self.truncated[:n], self.truncation_value[:n], nv)
+        nv = bootstrap_values(
+            self.env[:n],
+            self.value[:n],
+            tail,
+            self.terminated[:n],
+            self.truncated[:n],
+            self.truncation_value[:n],
+        )
         sequences = split_sequences(slots, self.env[slots], self.episode_start[slots])
         packed = pack(sequences)
         idx, mask = packed.index.clamp(min=0), packed.mask

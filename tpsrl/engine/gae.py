@@ -1,9 +1,51 @@
-"""Returns, advantages and VER importance weights: pure tensor functions."""
+"""Bootstrap values, returns, advantages and VER importance weights: pure tensor functions."""
 
 from __future__ import annotations
 
 import torch
 from torch import Tensor
+
+
+def next_values(env: Tensor, values: Tensor, tail: Tensor) -> Tensor:
+    """Value of the state after each step, from chronological slots.
+
+    Args:
+        env: `[S]` environment of each slot (slots chronological within an environment).
+        values: `[S]` value stored at each slot.
+        tail: `[N]` value of each environment's state after its last slot.
+
+    Returns:
+        `[S]` values[next slot of the same env], or tail[env] for an environment's last slot
+        (`bootstrap_values` then applies episode ends).
+    """
+    order = torch.sort(env, stable=True).indices
+    e = env[order]
+    out_sorted = tail[e].clone()
+    same = e[1:] == e[:-1]
+    out_sorted[:-1] = torch.where(same, values[order[1:]], out_sorted[:-1])
+    out = torch.empty_like(values)
+    out[order] = out_sorted
+    return out
+
+
+def bootstrap_values(
+    env: Tensor, values: Tensor, tail: Tensor, terminated: Tensor, truncated: Tensor, truncation_value: Tensor
+) -> Tensor:
+    """What `gae` bootstraps from after each step (its `next_values`), from chronological slots.
+
+    Args:
+        env, values, tail: as `next_values`.
+        terminated: `[S]` bool, the episode ended at this step (no value after it).
+        truncated: `[S]` bool, the episode was cut at this step (time limit), not ended.
+        truncation_value: `[S]` value of the final observation of a truncated episode (read where
+            `truncated`).
+
+    Returns:
+        `[S]` 0 where terminated, truncation_value where truncated, else `next_values`.
+    """
+    nv = next_values(env, values, tail)
+    nv = torch.where(terminated, torch.zeros_like(nv), nv)
+    return torch.where(truncated, truncation_value, nv)
 
 
 def gae(
