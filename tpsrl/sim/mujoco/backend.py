@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -49,10 +48,8 @@ def _regions(layout_index: int, arts: dict[str, float]) -> dict[str, Region]:
     """The "in" region of every receptacle: a box above each surface; drawer boxes move as they open."""
     out: dict[str, Region] = {}
     for name, r in L.receptacles(L.make_layout(layout_index)).items():
-        (cx, cy, z), (hx, hy) = r.center, r.half
+        (cx, cy, z), (hx, hy) = r.center_at(arts), r.half
         if r.joint is not None and r.joint.startswith("drawer"):
-            d = arts[r.joint]
-            cx, cy = cx + d * math.cos(r.yaw), cy + d * math.sin(r.yaw)
             top = z + 0.18
         elif r.joint == "fridge":
             top = z + 0.7

@@ -35,11 +35,7 @@ class _Placer:
 
     def surface(self, name: str) -> tuple[tuple[float, float, float], tuple[float, float]]:
         r = self.recs[name]
-        cx, cy, z = r.center
-        if r.joint is not None and r.joint.startswith("drawer"):  # drawers carry their surface outward
-            d = self.arts.get(r.joint, 0.0)
-            cx, cy = cx + d * math.cos(r.yaw), cy + d * math.sin(r.yaw)
-        return (cx, cy, z), r.half
+        return r.center_at(self.arts), r.half
 
     def place(self, rng: np.random.Generator, rec: str, type_name: str) -> tuple[float, float, float] | None:
         t = object_type(type_name)

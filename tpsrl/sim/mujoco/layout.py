@@ -252,6 +252,15 @@ class Receptacle:
     joint: str | None = None  # articulation that carries this surface (drawer) or guards it (fridge)
     yaw: float = 0.0  # yaw of the furniture; a drawer surface moves along (cos yaw, sin yaw) as it opens
 
+    def center_at(self, articulations: dict[str, float]) -> tuple[float, float, float]:
+        """The surface's centre with the articulations at these states (joint -> m or rad): a drawer's
+        surface is carried out by its opening; every other surface stays where it is."""
+        cx, cy, z = self.center
+        if self.joint is not None and self.joint.startswith("drawer"):
+            d = articulations.get(self.joint, 0.0)
+            cx, cy = cx + d * math.cos(self.yaw), cy + d * math.sin(self.yaw)
+        return cx, cy, z
+
 
 def _surface(
     f: Furniture, name: str, lx: float, ly: float, z: float, hd: float, hw: float, joint: str | None = None
