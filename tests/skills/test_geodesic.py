@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from skills.learned import load_skill_policy
+from skills.policy import ActionLayout
 from skills.registry import make_env
 from skills.train import resume_meta, skill_meta
 from tpsrl.sim.mujoco import layout as L
@@ -115,8 +116,8 @@ def test_nav_pays_for_a_detour_that_the_straight_line_does_not() -> None:
         total = 0.0
         for _ in range(40):  # drive straight ahead, whatever the goal
             a = np.zeros(env.action_space.shape, np.float32)
-            a[env._slices["base_velocity"]] = (1.0, 0.0)
-            a[env._slices["rearrange_stop"]] = -1.0
+            a[ActionLayout.of(env).slices["base_velocity"]] = (1.0, 0.0)
+            a[ActionLayout.of(env).slices["rearrange_stop"]] = -1.0
             _, _, term, trunc, info = env.step(a)
             total += info["reward_terms"]["dist"]
             assert info["nav_geo_dist"] >= info["nav_dist"] - FIELD_RES if name == "geo" else True

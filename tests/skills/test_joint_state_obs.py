@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from skills.learned import load_skill_policy
+from skills.policy import ActionLayout
 from skills.registry import make_env
 
 
@@ -15,7 +16,7 @@ def test_the_fridge_skills_observe_the_door_angle() -> None:
     obs, _ = env.reset(seed=1)
     assert np.pi / 4 - 0.01 < float(obs["marker_js_no_vel"][0]) < 2 * np.pi / 3 + 0.01  # HAB's open start
     a = np.zeros(env.action_space.shape, np.float32)
-    a[env._slices["rearrange_stop"]] = -1.0
+    a[ActionLayout.of(env).slices["rearrange_stop"]] = -1.0
     obs, *_ = env.step(a)
     assert obs["marker_js_no_vel"][0] == np.float32(env.backend.articulation("fridge"))
 

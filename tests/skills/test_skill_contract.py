@@ -7,6 +7,7 @@ import pickle
 import numpy as np
 import pytest
 
+from skills.policy import ActionLayout
 from skills.registry import TASKS, env_factory, make_env
 from skills.spawn import SpawnError
 from skills.splits import HELDOUT_LAYOUTS, TRAIN_LAYOUTS
@@ -22,15 +23,15 @@ def test_skill_contract(skill: str, base: bool, depth: int) -> None:
             make_env(skill, base_movement=base)
         return
     env = make_env(skill, seed=0, base_movement=base, depth=depth, max_steps=15)
-    assert ("base_velocity" in env._slices) == base
+    assert ("base_velocity" in ActionLayout.of(env).slices) == base
     assert ("head_depth" in env.observation_space.spaces) == (depth > 0)
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=2)
     assert info["layout"] in TRAIN_LAYOUTS and env.observation_space.contains(obs)
     for _ in range(16):
         a = rng.uniform(-1, 1, env.action_space.shape).astype(np.float32)
-        if "rearrange_stop" in env._slices:
-            a[env._slices["rearrange_stop"]] = -1.0
+        if "rearrange_stop" in ActionLayout.of(env).slices:
+            a[ActionLayout.of(env).slices["rearrange_stop"]] = -1.0
         obs, r, term, trunc, info = env.step(a)
         assert np.isfinite(r) and env.observation_space.contains(obs)
         if term or trunc:
@@ -53,7 +54,11 @@ def test_heldout_split_only_samples_heldout_layouts() -> None:
 def test_factory_is_picklable_and_rebuilds_the_same_task() -> None:
     f = pickle.loads(pickle.dumps(env_factory("close_drawer", base_movement=False, max_steps=7)))
     env = f()
-    assert env.task.name == "close_drawer" and env.cfg.max_steps == 7 and "base_velocity" not in env._slices
+    assert (
+        env.task.name == "close_drawer"
+        and env.cfg.max_steps == 7
+        and "base_velocity" not in ActionLayout.of(env).slices
+    )
 
 
 @pytest.mark.parametrize(
