@@ -10,8 +10,8 @@ one shipped since (32); `_s1`, `_s2` are other training seeds. The 32-env pick w
 also `chain.noise_scale=0.3`; in `nonav_1000/` these hold seeds 0-4 only, but `pick_ranges_s2_sampled`
 0-9: folders compared must hold the same seeds). In `nonav_fresh/`, `pick_envs32_cap<R>` is the shipped
 pick with its object sensor capped at R m and `pick_ensemble3` the mean-action ensemble of the preset's
-three seeds (`docs/results/hab/diagnostics/pick_variants/variants.py`; seeds 10-14, the cap of 1.5 m
-10-19).
+three seeds (`docs/results/hab/diagnostics/pick_variants/variants.py`; the other caps seeds 10-14), and
+`pick_envs32_steps300` the shipped pick given 300 steps per call (`chain.skill_steps=300`, seeds 10-14).
 
 Each folder holds `seed<k>/results.jsonl` of `tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100
 seed=<k> processes=1 chain.max_replans=0 chain.sample_retries=false chain.reapproach_retries=false
