@@ -13,6 +13,7 @@ import math
 import mujoco
 import numpy as np
 
+from tpsrl.sim import sensors
 from tpsrl.sim.mujoco.robot import ARM_JOINTS, REST_QPOS
 
 REST = np.array(REST_QPOS)
@@ -84,10 +85,10 @@ def _rot_err(xmat: np.ndarray, axis: np.ndarray | None, rest_rot: np.ndarray) ->
 
 
 def base_to_world(m: mujoco.MjModel, d: mujoco.MjData, p: np.ndarray) -> np.ndarray:
-    """A base-frame point (origin on the floor under the base, x ahead) in world coordinates."""
-    x, y, yaw = (float(d.qpos[m.jnt_qposadr[m.joint(n).id]]) for n in ("base_x", "base_y", "base_yaw"))
-    c, s = math.cos(yaw), math.sin(yaw)
-    return np.array([x + c * p[0] - s * p[1], y + s * p[0] + c * p[1], p[2]])
+    """A base-frame point (origin on the floor under the base, x ahead) in world coordinates, for the base
+    pose in `d.qpos` (`tpsrl.sim.sensors.base_to_world` for a pose already at hand)."""
+    pose = [float(d.qpos[m.jnt_qposadr[m.joint(n).id]]) for n in ("base_x", "base_y", "base_yaw")]
+    return sensors.base_to_world(pose, p)
 
 
 _CACHE: dict[tuple, np.ndarray] = {}

@@ -56,6 +56,35 @@ def _scene_only_model(model: mujoco.MjModel, geoms: np.ndarray) -> mujoco.MjMode
     return mujoco.MjModel.from_xml_string(f"<mujoco><worldbody>{''.join(parts)}</worldbody></mujoco>")
 
 
+def _cast(
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    origin: np.ndarray,
+    dirs: np.ndarray,
+    geomid: np.ndarray,
+    dist: np.ndarray,
+    cutoff: float,
+) -> np.ndarray:
+    """Distances [R] along the rays `dirs` [R, 3] from `origin` to the first geom of `model` (every geom
+    group, static ones included), inf where none is within `cutoff`; `geomid` and `dist` [R] are scratch."""
+    flags_all_groups, include_static, no_body_excluded = None, True, -1
+    mujoco.mj_multiRay(
+        model,
+        data,
+        origin,
+        dirs.reshape(-1),
+        flags_all_groups,
+        include_static,
+        no_body_excluded,
+        geomid,
+        dist,
+        None,
+        len(dirs),
+        cutoff,
+    )
+    return np.where(geomid >= 0, dist, np.inf)
+
+
 def architecture_distance(origin: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     """Distance [n] along unit rays `dirs` [n, 3] from `origin` to the first wall or the floor (inf: none).
 
@@ -116,21 +145,7 @@ class RayCastDepth:
         rd.geom_xmat[:] = data.geom_xmat[self.scene_geoms]
         origin = data.cam_xpos[self.cam_id]
         np.matmul(self.local_dirs, data.cam_xmat[self.cam_id].reshape(3, 3).T, out=self._vec)
-        mujoco.mj_multiRay(
-            self.ray_model,
-            rd,
-            origin,
-            self._vec.reshape(-1),
-            None,
-            True,
-            -1,
-            self._geomid,
-            self._dist,
-            None,
-            self._vec.shape[0],
-            self.max_depth,
-        )
-        dist = np.where(self._geomid >= 0, self._dist, np.inf)
+        dist = _cast(self.ray_model, rd, origin, self._vec, self._geomid, self._dist, self.max_depth)
         np.minimum(dist, architecture_distance(origin, self._vec), out=dist)
         return np.minimum(dist * self.cos, self.max_depth).reshape(self.height, self.width)
 
@@ -168,21 +183,7 @@ class RangeRing:
         out = []
         for z in RANGE_HEIGHTS:
             origin = np.array([x, y, z])
-            mujoco.mj_multiRay(
-                self.ray_model,
-                rd,
-                origin,
-                vec.reshape(-1),
-                None,
-                True,
-                -1,
-                self._geomid,
-                self._dist,
-                None,
-                RANGE_RAYS,
-                RANGE_MAX,
-            )
-            dist = np.where(self._geomid >= 0, self._dist, np.inf)
+            dist = _cast(self.ray_model, rd, origin, vec, self._geomid, self._dist, RANGE_MAX)
             out.append(np.minimum(np.minimum(dist, architecture_distance(origin, vec)), RANGE_MAX))
         return np.concatenate(out)
 
