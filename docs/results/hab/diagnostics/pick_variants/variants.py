@@ -1,7 +1,8 @@
-"""Two inference-time variants of a learned pick, without retraining, on its own task or in a HAB chain.
+"""Three inference-time variants of a learned pick, without retraining, on its own task or in a HAB chain.
 
     python docs/results/hab/diagnostics/pick_variants/variants.py cap 1.5 chain <tpsrl-eval overrides>
     python docs/results/hab/diagnostics/pick_variants/variants.py ensemble A.pt+B.pt+C.pt evaluate --episodes 200
+    python docs/results/hab/diagnostics/pick_variants/variants.py stall 10,0.01,0.3 evaluate skills/checkpoints/pick.pt
 
 - `cap R`: every policy reads `obj_start_sensor` (the object in the EE frame) with its length capped at
   R metres, its direction kept. Pick is trained from spawns within 2 m; from NoNav's far starts (a median
@@ -10,6 +11,10 @@
 - `ensemble A+B+...`: the pick acts on the mean of the policies' mean actions, each keeping its own
   memory and all fed the action taken. Give the pick's checkpoint as `checkpoints=pick:ensemble` in
   `chain` mode, or `ensemble` as the policy in `evaluate` mode.
+- `stall K,EPS,S`: the pick acts on its mean action, as the evaluations do, except while it makes no
+  progress: when the distance it reduces (EE to object, then EE to rest) has not fallen by EPS metres
+  over the last K steps, it samples with S times its std. The mean action's timeouts are where it stops
+  getting closer (thirtieth session); noise throughout unsticks them but costs force failures.
 
 `evaluate` runs `python -m skills.evaluate` with the arguments that follow; `chain` runs `tpsrl-eval`.
 Both patch functions in this process only; nothing in the package changes.
@@ -80,13 +85,65 @@ def use_ensemble(paths: list[str]) -> None:
     )
 
 
+class StallRunner:
+    """Wraps a pick's `PolicyRunner`: the mean action, or a sampled one while the pick makes no progress.
+
+    Progress is the distance the pick reduces: the EE to the object (`obj_start_sensor`) until it holds
+    it, then the EE to rest (`relative_resting_position`). It stalls when that distance has not fallen
+    by EPS over the last K steps."""
+
+    def __init__(self, runner, window: int, eps: float, scale: float) -> None:  # noqa: ANN001
+        self.runner, self.keys, self.policy = runner, runner.keys, runner.policy
+        self.window, self.eps, self.scale = window, eps, scale
+        self.deterministic, self.noise_scale = True, 1.0
+        self.sampled_steps = 0
+        self.reset()
+
+    def reset(self) -> None:
+        self.runner.reset()
+        self.history: list[float] = []
+
+    def act(self, obs: dict[str, np.ndarray]) -> np.ndarray:
+        holding = float(obs["is_holding"][0]) > 0.5
+        key = "relative_resting_position" if holding else "obj_start_sensor"
+        d = float(np.linalg.norm(np.asarray(obs[key])[:3]))
+        if self.history and holding != self.history_holding:
+            self.history = []
+        self.history_holding = holding
+        self.history = [*self.history[-self.window :], d]
+        still = len(self.history) > self.window and self.history[0] - min(self.history[1:]) < self.eps
+        sample = still or not self.deterministic
+        self.runner.deterministic = not sample
+        self.runner.noise_scale = self.scale if still else self.noise_scale
+        self.sampled_steps += int(still)
+        return self.runner.act(obs)
+
+
+def use_stall(window: int, eps: float, scale: float) -> None:
+    """Every loaded pick policy acts through a `StallRunner`."""
+    load = skills.learned.load_skill_policy
+
+    def patched(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        skill = load(path, *args, **kwargs)
+        if skill.skill == "pick":
+            skill.runner = StallRunner(skill.runner, window, eps, scale)
+        return skill
+
+    for module in (skills.learned, skills.evaluate, evaluation.policies, evaluation.run):
+        module.load_skill_policy = patched
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 3 or argv[0] not in ("cap", "ensemble") or argv[2] not in ("evaluate", "chain"):
+    kinds = ("cap", "ensemble", "stall")
+    if len(argv) < 3 or argv[0] not in kinds or argv[2] not in ("evaluate", "chain"):
         raise SystemExit(__doc__)
     if argv[0] == "cap":
         cap_object_sensor(float(argv[1]))
-    else:
+    elif argv[0] == "ensemble":
         use_ensemble(argv[1].split("+"))
+    else:
+        k, eps, scale = argv[1].split(",")
+        use_stall(int(k), float(eps), float(scale))
     if argv[2] == "evaluate":
         return skills.evaluate.main(argv[3:])
     sys.argv = ["tpsrl-eval", *argv[3:]]
