@@ -11,8 +11,8 @@
 - `ensemble A+B+...`: the pick acts on the mean of the policies' mean actions, each keeping its own
   memory and all fed the action taken. Give the pick's checkpoint as `checkpoints=pick:ensemble` in
   `chain` mode, or `ensemble` as the policy in `evaluate` mode.
-- `stall K,EPS,S`: the pick acts on its mean action, as the evaluations do, except while it makes no
-  progress: when the distance it reduces (EE to object, then EE to rest) has not fallen by EPS metres
+- `stall K,EPS,S`: pick and place act on their mean action, as the evaluations do, except while they
+  make no progress: when the distance they reduce (EE to object or goal, then EE to rest) has not fallen by EPS metres
   over the last K steps, it samples with S times its std. The mean action's timeouts are where it stops
   getting closer (thirtieth session); noise throughout unsticks them but costs force failures.
 
@@ -86,14 +86,18 @@ def use_ensemble(paths: list[str]) -> None:
 
 
 class StallRunner:
-    """Wraps a pick's `PolicyRunner`: the mean action, or a sampled one while the pick makes no progress.
+    """Wraps a pick's or place's `PolicyRunner`: the mean action, or a sampled one while it makes no
+    progress.
 
-    Progress is the distance the pick reduces: the EE to the object (`obj_start_sensor`) until it holds
-    it, then the EE to rest (`relative_resting_position`). It stalls when that distance has not fallen
-    by EPS over the last K steps."""
+    Progress is the distance the skill reduces: pick's EE to the object (`obj_start_sensor`) until it
+    holds it, place's EE to the goal (`obj_goal_sensor`) while it holds the object, then the EE to rest
+    (`relative_resting_position`). It stalls when that distance has not fallen by EPS over the last K
+    steps."""
 
-    def __init__(self, runner, window: int, eps: float, scale: float) -> None:  # noqa: ANN001
+    def __init__(self, runner, skill: str, window: int, eps: float, scale: float) -> None:  # noqa: ANN001
         self.runner, self.keys, self.policy = runner, runner.keys, runner.policy
+        self.pick = skill == "pick"
+        self.target = "obj_start_sensor" if self.pick else "obj_goal_sensor"
         self.window, self.eps, self.scale = window, eps, scale
         self.deterministic, self.noise_scale = True, 1.0
         self.sampled_steps = 0
@@ -105,7 +109,8 @@ class StallRunner:
 
     def act(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         holding = float(obs["is_holding"][0]) > 0.5
-        key = "relative_resting_position" if holding else "obj_start_sensor"
+        first_phase = not holding if self.pick else holding  # pick reaches, then holds; place the reverse
+        key = self.target if first_phase else "relative_resting_position"
         d = float(np.linalg.norm(np.asarray(obs[key])[:3]))
         if self.history and holding != self.history_holding:
             self.history = []
@@ -120,13 +125,13 @@ class StallRunner:
 
 
 def use_stall(window: int, eps: float, scale: float) -> None:
-    """Every loaded pick policy acts through a `StallRunner`."""
+    """Every loaded pick and place policy acts through a `StallRunner`."""
     load = skills.learned.load_skill_policy
 
     def patched(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
         skill = load(path, *args, **kwargs)
-        if skill.skill == "pick":
-            skill.runner = StallRunner(skill.runner, window, eps, scale)
+        if skill.skill in ("pick", "place"):
+            skill.runner = StallRunner(skill.runner, skill.skill, window, eps, scale)
         return skill
 
     for module in (skills.learned, skills.evaluate, evaluation.policies, evaluation.run):
