@@ -271,3 +271,90 @@ def test_the_runner_samples_as_the_policy_does_and_scales_its_noise() -> None:
     one, half, mean = action(False), action(False, 0.5), action(True)
     assert np.array_equal(one, direct) and not np.allclose(one, mean)
     np.testing.assert_allclose(half - mean, 0.5 * (one - mean), atol=1e-6)
+
+
+def _privileged_space() -> gym.spaces.Dict:
+    return gym.spaces.Dict({**space().spaces, "ranges": gym.spaces.Box(0.0, 2.0, (5,), np.float32)})
+
+
+def _privileged_obs(b: int) -> dict[str, torch.Tensor]:
+    sp = _privileged_space().spaces
+    return {k: torch.from_numpy(np.stack([s.sample() for _ in range(b)])) for k, s in sp.items()}
+
+
+@pytest.mark.parametrize(("kind", "separate"), [("lstm", False), ("mlp", False), ("lstm", True)])
+def test_critic_keys_reach_the_value_and_never_the_action(kind: str, separate: bool) -> None:
+    """An asymmetric actor-critic: changing a critic-only observation changes the value, not the action
+    (mean or log-prob) nor the actor's next state; act and evaluate still agree."""
+    torch.manual_seed(0)
+    cfg = PolicyConfig(
+        kind=kind,
+        hidden_size=8,
+        mlp_hidden=16,
+        image_features=8,
+        separate_critic=separate,
+        critic_keys=["ranges"],
+    )
+    pol = ActorCritic(_privileged_space(), 3, cfg)
+    assert "ranges" not in pol.actor_body.encoder.vector_keys
+    b = 4
+    obs, prev, state = _privileged_obs(b), torch.randn(b, 3), torch.zeros(b, *pol.state_shape())
+    other = {**obs, "ranges": obs["ranges"] + 1.0}
+    a1, lp1, v1, s1 = pol.act(obs, prev, state, deterministic=True)
+    a2, lp2, v2, s2 = pol.act(other, prev, state, deterministic=True)
+    assert torch.equal(a1, a2) and torch.equal(lp1, lp2)
+    assert not torch.allclose(v1, v2)
+    actor_state = s1.shape[1] // 2 if separate else s1.shape[1]
+    assert torch.equal(s1[:, :actor_state], s2[:, :actor_state])
+    mask = torch.ones(1, b, dtype=torch.bool)
+    lp3, v3 = pol.evaluate(obs, prev, a1, mask, state)
+    assert torch.allclose(lp1, lp3, atol=1e-5) and torch.allclose(v1, v3, atol=1e-5)
+
+
+def test_critic_keys_on_the_feed_forward_learning_path() -> None:
+    """The feed-forward learner's table (actor vectors, then the critic-only ones) gives `evaluate`'s numbers."""
+    torch.manual_seed(0)
+    pol = ActorCritic(
+        _privileged_space(),
+        3,
+        PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, critic_keys=["ranges"]),
+    )
+    pol.update_obs_stats(_privileged_obs(64))
+    obs, actions = _privileged_obs(5), torch.randn(5, 3)
+    expected = pol.evaluate(
+        obs, torch.zeros(5, 3), actions, torch.ones(1, 5, dtype=torch.bool), torch.zeros(5, 0)
+    )
+    normalized = pol.normalize_obs(obs)
+    vector = pol.vector_input(normalized)
+    assert vector is not None and vector.shape == (5, 8 + 5)
+    got = pol.evaluate_steps({"head_depth": normalized["head_depth"]}, actions, vector)
+    assert torch.allclose(got[0], expected[0], atol=1e-6) and torch.allclose(got[1], expected[1], atol=1e-6)
+    assert not pol.numpy_actable()
+
+
+@pytest.mark.parametrize(
+    ("keys", "separate", "kind", "match"),
+    [
+        (
+            ["lidar"],
+            False,
+            "lstm",
+            r"\['lidar'\] not observed; known: \['head_depth', 'is_holding', 'joint', 'ranges'\]",
+        ),
+        (["head_depth"], False, "lstm", "are images"),
+        (["ranges"], True, "mlp", "needs policy.kind=lstm"),
+    ],
+)
+def test_critic_keys_refused_name_the_field(keys: list[str], separate: bool, kind: str, match: str) -> None:
+    cfg = PolicyConfig(
+        kind=kind, hidden_size=8, mlp_hidden=16, image_features=8, separate_critic=separate, critic_keys=keys
+    )
+    with pytest.raises(ValueError, match=match) as e:
+        ActorCritic(_privileged_space(), 3, cfg)
+    assert "policy." in str(e.value)
+
+
+def test_critic_keys_leave_the_actor_something_to_read() -> None:
+    vectors = gym.spaces.Dict({"ranges": gym.spaces.Box(0.0, 2.0, (5,), np.float32)})
+    with pytest.raises(ValueError, match=r"policy.critic_keys=\['ranges'\] leaves the actor no observation"):
+        ActorCritic(vectors, 2, PolicyConfig(kind="mlp", mlp_hidden=8, critic_keys=["ranges"]))

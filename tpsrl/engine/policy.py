@@ -9,6 +9,10 @@ Two cores (`policy.kind`):
 
 With `policy.separate_critic` the critic has its own encoder and core (its recurrent state is stacked
 after the actor's along dim 1). Every caller treats the state as an opaque `[B, *state_shape()]` tensor.
+
+With `policy.critic_keys` the actor-critic is asymmetric: those observations (privileged state, vectors)
+reach only the value estimate, so the actions depend on the other observations alone. A shared body's
+value head reads its features beside a small MLP over the critic keys; a separate critic body reads all.
 """
 
 from __future__ import annotations
@@ -48,6 +52,9 @@ class PolicyConfig:
     """Activation of that MLP: tanh | relu."""
     separate_critic: bool = False
     """Give the critic its own encoder and core instead of sharing the actor's."""
+    critic_keys: list[str] = field(default_factory=list)
+    """Vector observations only the critic reads (an asymmetric actor-critic: privileged state for the
+    value estimate; the actions never depend on them). Empty: the actor and critic read the same."""
     normalize_obs: bool = True
     """Normalise vector observations by running mean and std (clipped to +-10); images are left alone."""
     normalize_value: bool = True
@@ -149,6 +156,27 @@ class Body(nn.Module):
 def _check(cfg: PolicyConfig) -> None:
     if cfg.kind not in KINDS:
         raise ValueError(f"policy.kind={cfg.kind!r}; accepted: {' | '.join(KINDS)}")
+
+
+def _split_space(
+    obs_space: gym.spaces.Dict, critic_keys: list[str]
+) -> tuple[gym.spaces.Dict, gym.spaces.Dict]:
+    """(what the actor reads, what only the critic reads), checking `policy.critic_keys` against the space."""
+    spaces = obs_space.spaces
+    unknown = [k for k in critic_keys if k not in spaces]
+    if unknown:
+        raise ValueError(
+            f"policy.critic_keys={list(critic_keys)!r}: {unknown} not observed; known: {sorted(spaces)}"
+        )
+    images = [k for k in critic_keys if is_image(spaces[k])]
+    if images:
+        raise ValueError(
+            f"policy.critic_keys={list(critic_keys)!r}: {images} are images; only vectors are accepted"
+        )
+    actor = {k: s for k, s in spaces.items() if k not in critic_keys}
+    if not actor:
+        raise ValueError(f"policy.critic_keys={list(critic_keys)!r} leaves the actor no observation")
+    return gym.spaces.Dict(actor), gym.spaces.Dict({k: spaces[k] for k in critic_keys})
 
 
 def _head(features: int, out: int, gain: float) -> nn.Linear:
@@ -255,9 +283,23 @@ class ActorCritic(nn.Module):
             if cfg.normalize_obs
             else {}
         )
-        self.actor_body = Body(obs_space, action_dim, cfg)
+        actor_space, critic_only = _split_space(obs_space, list(cfg.critic_keys))
+        self.actor_body = Body(actor_space, action_dim, cfg)
         self.critic_body = Body(obs_space, action_dim, cfg) if cfg.separate_critic else None
         critic_features = (self.critic_body or self.actor_body).out_features
+        # a shared body with critic keys: the value head also reads an MLP over them
+        self.privileged: DictEncoder | None = None
+        self.privileged_size = sum(math.prod(sp.shape) for sp in critic_only.spaces.values())
+        if critic_only.spaces and cfg.separate_critic and cfg.kind == "mlp":
+            # the feed-forward learner hands both bodies one concatenated vector, the actor's
+            raise ValueError(
+                f"policy.critic_keys={list(cfg.critic_keys)!r} with policy.separate_critic=true needs policy.kind=lstm"
+            )
+        if critic_only.spaces and self.critic_body is None:
+            self.privileged = DictEncoder(
+                critic_only, cfg.image_encoder, cfg.image_features, cfg.mlp_hidden, 1, cfg.activation
+            )
+            critic_features += self.privileged.out_features
         self.actor = _head(self.actor_body.out_features, action_dim, gain=0.01)
         if cfg.init_action_mean:
             if len(cfg.init_action_mean) != action_dim:
@@ -330,8 +372,9 @@ class ActorCritic(nn.Module):
         return self._act(obs, prev_action, state, deterministic)
 
     def numpy_actable(self) -> bool:
-        """Whether `NumpyActing` can stand in for `act`: a feed-forward policy on vector observations."""
-        return self.cfg.kind == "mlp" and not self.actor_body.encoder.image_keys
+        """Whether `NumpyActing` can stand in for `act`: a feed-forward policy on vector observations, the
+        same for actor and critic."""
+        return self.cfg.kind == "mlp" and not self.actor_body.encoder.image_keys and not self.cfg.critic_keys
 
     def traceable(self) -> bool:
         """Whether `traced_act` may be built now: every observation normaliser has statistics (before its
@@ -384,6 +427,8 @@ class ActorCritic(nn.Module):
             core, next_critic = self.critic_body.step(obs, prev_action, critic_state)
             if self._split is not None:
                 next_state = torch.cat([next_actor, next_critic], dim=1)
+        elif self.privileged is not None:
+            core = torch.cat([core, self.privileged(obs)], dim=-1)
         value = self._value_out(self.critic(core).squeeze(-1))
         return action, log_prob, value, next_state
 
@@ -417,6 +462,8 @@ class ActorCritic(nn.Module):
         log_probs = self._log_probs(self.actor(core), actions)
         if self.critic_body is not None:
             core = self.critic_body.sequences(obs, prev_action, mask, critic_start)
+        elif self.privileged is not None:
+            core = torch.cat([core, self.privileged(obs)], dim=-1)
         return log_probs, self.critic(core).squeeze(-1)
 
     @torch.no_grad()
@@ -443,8 +490,13 @@ class ActorCritic(nn.Module):
 
     def vector_input(self, obs: dict[str, Tensor]) -> Tensor | None:
         """`[S, D]` normalised vector observations (from `normalize_obs`) as the MLP reads them, for
-        `evaluate_steps(vector=...)`; None if there are none."""
-        return self.actor_body.encoder.vector(obs)
+        `evaluate_steps(vector=...)`; None if there are none. With critic keys on a shared body, the
+        critic-only observations follow the actor's."""
+        actor = self.actor_body.encoder.vector(obs)
+        if self.privileged is None:
+            return actor
+        critic_only = self.privileged.vector(obs)
+        return critic_only if actor is None else torch.cat([actor, critic_only], dim=-1)
 
     def evaluate_steps(
         self, obs: dict[str, Tensor], actions: Tensor, vector: Tensor | None = None
@@ -456,10 +508,16 @@ class ActorCritic(nn.Module):
         vector observations once per learning phase too."""
         if self.recurrent:
             raise RuntimeError("evaluate_steps is for feed-forward policies; an LSTM needs evaluate")
+        critic_vector = None
+        if self.privileged is not None and vector is not None:
+            cut = vector.shape[1] - self.privileged_size
+            vector, critic_vector = (vector[:, :cut] if cut else None), vector[:, cut:]
         core = self.actor_body.encoder(obs, vector)
         log_probs = self._log_probs(self.actor(core), actions)
         if self.critic_body is not None:
             core = self.critic_body.encoder(obs, vector)
+        elif self.privileged is not None:
+            core = torch.cat([core, self.privileged(obs, critic_vector)], dim=-1)
         return log_probs, self.critic(core).squeeze(-1)
 
     def _log_probs(self, mean: Tensor, actions: Tensor) -> Tensor:
