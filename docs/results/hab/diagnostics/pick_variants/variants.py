@@ -106,15 +106,15 @@ class StallRunner:
     def reset(self) -> None:
         self.runner.reset()
         self.history: list[float] = []
+        self.held = False
 
     def act(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         holding = float(obs["is_holding"][0]) > 0.5
         first_phase = not holding if self.pick else holding  # pick reaches, then holds; place the reverse
         key = self.target if first_phase else "relative_resting_position"
         d = float(np.linalg.norm(np.asarray(obs[key])[:3]))
-        if self.history and holding != self.history_holding:
-            self.history = []
-        self.history_holding = holding
+        if holding != self.held:  # a new phase, a new distance
+            self.history, self.held = [], holding
         self.history = [*self.history[-self.window :], d]
         still = len(self.history) > self.window and self.history[0] - min(self.history[1:]) < self.eps
         sample = still or not self.deterministic
