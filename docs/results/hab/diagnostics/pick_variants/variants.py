@@ -66,6 +66,12 @@ class EnsembleRunner:
         return action
 
 
+def install_loader(loader) -> None:  # noqa: ANN001 - load_skill_policy's signature
+    """Every module that loads skill policies by name (evaluation and chains) uses `loader`."""
+    for module in (skills.learned, skills.evaluate, evaluation.policies, evaluation.run):
+        module.load_skill_policy = loader
+
+
 def use_ensemble(paths: list[str]) -> None:
     """`load_skill_policy("ensemble")` loads the policies at `paths` behind one `EnsembleRunner`."""
     load = skills.learned.load_skill_policy
@@ -77,8 +83,7 @@ def use_ensemble(paths: list[str]) -> None:
         members[0].runner = EnsembleRunner([m.runner for m in members])
         return members[0]
 
-    for module in (skills.learned, skills.evaluate, evaluation.policies, evaluation.run):
-        module.load_skill_policy = patched
+    install_loader(patched)
     checks = evaluation.policies._check_files
     evaluation.policies._check_files = lambda agent, sources, *rest: checks(
         agent, {s: p for s, p in sources.items() if p != "ensemble"}, *rest
@@ -100,7 +105,6 @@ class StallRunner:
         self.target = "obj_start_sensor" if self.pick else "obj_goal_sensor"
         self.window, self.eps, self.scale = window, eps, scale
         self.deterministic, self.noise_scale = True, 1.0
-        self.sampled_steps = 0
         self.reset()
 
     def reset(self) -> None:
@@ -120,7 +124,6 @@ class StallRunner:
         sample = still or not self.deterministic
         self.runner.deterministic = not sample
         self.runner.noise_scale = self.scale if still else self.noise_scale
-        self.sampled_steps += int(still)
         return self.runner.act(obs)
 
 
@@ -134,8 +137,7 @@ def use_stall(window: int, eps: float, scale: float) -> None:
             skill.runner = StallRunner(skill.runner, skill.skill, window, eps, scale)
         return skill
 
-    for module in (skills.learned, skills.evaluate, evaluation.policies, evaluation.run):
-        module.load_skill_policy = patched
+    install_loader(patched)
 
 
 def main(argv: list[str]) -> int:
