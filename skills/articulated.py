@@ -228,7 +228,7 @@ class ArticulatedTask:
     def step(self, backend: SimBackend, action: dict[str, np.ndarray]) -> TaskStep:
         b, c = backend, self.config
         terms: dict[str, float] = {"slack": 1.0}
-        new, over = self.force.step(b.arm_force)
+        new, over = self.force.step(self.force.read(b))
         terms["force"] = self.force.penalty_raw(new)
         failure = None
         if b.held is not None and b.held != self.marker:

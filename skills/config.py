@@ -24,6 +24,10 @@ EPISODE_SOURCE_FIELDS = ("split", "start_bank", "start_bank_prob")
 (held-out layouts, the task's HAB spawns) unless told otherwise."""
 
 
+FORCE_MEASURES = ("peak", "sum")
+"""What the force rule reads of the arm's contacts (`SkillConfig.force_measure`)."""
+
+
 @dataclass
 class SkillConfig:
     """Fields shared by all skill tasks (each skill's config sets its own defaults)."""
@@ -38,6 +42,7 @@ class SkillConfig:
         "ranges": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
+        "force_measure": "sum",
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -109,6 +114,11 @@ class SkillConfig:
     """EE within this distance (m) of the resting position counts as at rest (HAB 0.15)."""
     grip_release: float = 0.0
     """grip_action below -grip_release releases (HAB 0); see docs/skills.md on grip semantics."""
+    force_measure: str = "peak"
+    """Force rule: the arm's contact force it reads each step: "peak", the largest single contact's normal
+    force (HAB's RobotForce: the largest contact point's), or "sum", all the arm's contacts together
+    (every skill trained before 2026-12-02's thirty-third session: several links pressing at once
+    counted several times)."""
     min_force: float = 20.0
     """Force rule: only force increases above this (N) count as new force (HAB RobotForce min_force)."""
     force_penalty: float = 1e-4
@@ -161,6 +171,10 @@ class SkillConfig:
             raise ValueError(f"skill.arm_start_noise: {self.arm_start_noise} must be in [0, pi] (rad)")
         if self.max_steps < 1:
             raise ValueError(f"skill.max_steps: {self.max_steps} must be >= 1")
+        if self.force_measure not in FORCE_MEASURES:
+            raise ValueError(
+                f"skill.force_measure: {self.force_measure!r} not accepted; use one of {list(FORCE_MEASURES)}"
+            )
         if self.spawn_tries < 1:
             raise ValueError(f"skill.spawn_tries: {self.spawn_tries} must be >= 1")
         if self.spawn_clearance < 0.3:

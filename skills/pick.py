@@ -55,7 +55,7 @@ def failure_terms(
     b: SimBackend, target: str, was_holding: bool, force: ForceRule, terms: dict[str, float]
 ) -> str | None:
     """Shared pick/place failures (wrong grasp, drop, force): fills `terms`, returns the cause."""
-    new, over = force.step(b.arm_force)
+    new, over = force.step(force.read(b))
     terms["force"] = force.penalty_raw(new)
     if b.held is not None and b.held != target:
         terms["wrong_grasp"] = 1.0

@@ -51,6 +51,10 @@ class ForceRule:
         self.prev = 0.0
         self.accum = 0.0
 
+    def read(self, b: SimBackend) -> float:
+        """The arm's contact force (N) the rule reads: its largest contact's, or all of them summed."""
+        return b.arm_force_peak if self.cfg.force_measure == "peak" else b.arm_force
+
     def step(self, force: float) -> tuple[float, bool]:
         """(new force this step in N, whether a limit is exceeded)."""
         new = 0.0

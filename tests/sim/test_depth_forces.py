@@ -229,3 +229,30 @@ def test_the_range_ring_reads_the_wall_ahead_and_turns_with_the_base() -> None:
     assert r2[RANGE_RAYS // 2] == pytest.approx(sim.base_pose[0] - 0.05, abs=0.01)
     assert r2[0] > r2[RANGE_RAYS // 2] + 0.3
     sim.close()
+
+
+def test_the_arm_force_peak_is_its_largest_single_contact() -> None:
+    # HAB's RobotForce reads the largest contact point's normal force; arm_force sums the arm's contacts.
+    import mujoco
+
+    sim = MujocoBackend(DepthSettings(mode="none"))
+    sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.radians(135))))
+    assert sim.arm_force_peak == 0.0
+    arm_geoms = {i for i in range(sim.model.ngeom) if sim._arm_geom[i]}
+    several = 0
+    f = np.zeros(6)
+    for _ in range(45):
+        sim.step(None, None, np.array([0.6, 0.0]))  # into the west wall, arm first
+        d = sim.data
+        singles = []
+        for i in range(d.ncon):
+            g1, g2 = (int(g) for g in d.contact.geom[i])
+            robot_and_other = bool(sim._robot_geom[g1]) != bool(sim._robot_geom[g2])
+            if robot_and_other and (g1 in arm_geoms or g2 in arm_geoms):
+                mujoco.mj_contactForce(sim.model, d, i, f)
+                singles.append(abs(f[0]))
+        assert sim.arm_force_peak == pytest.approx(max(singles, default=0.0), abs=1e-6)
+        assert sim.arm_force_peak <= sim.arm_force + 1e-6
+        several += sim.arm_force > sim.arm_force_peak + 1.0
+    assert several > 0  # some step pressed with more than one contact: the sum read more than the peak
+    sim.close()

@@ -40,6 +40,17 @@ def test_force_rule_counts_new_force_once_and_ends_on_limits() -> None:
     assert rule.penalty_raw(1e6) * 1e-4 == pytest.approx(0.01)  # HAB's cap
 
 
+def test_force_rule_reads_the_peak_or_the_sum_as_configured() -> None:
+    class Arm:
+        arm_force, arm_force_peak = 300.0, 120.0  # two links pressing: 120 + 180 N
+
+    assert SkillConfig().force_measure == "peak"  # HAB's RobotForce: the largest contact point's force
+    assert ForceRule(SkillConfig()).read(Arm()) == 120.0
+    assert ForceRule(SkillConfig(force_measure="sum")).read(Arm()) == 300.0
+    with pytest.raises(ValueError, match=r"skill\.force_measure: 'max' not accepted; use one of \['peak', 'sum'\]"):
+        SkillConfig(force_measure="max")
+
+
 def test_pick_success_grasp_wrong_grasp_and_drop() -> None:
     env = make_env("pick", seed=0)
     spec = _episode(env)

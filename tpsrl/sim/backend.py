@@ -43,7 +43,8 @@ class SimBackend(Protocol):
     spec: EpisodeSpec | None
     held: str | None  # handle of the held object or articulation name, if any
     force_instant: float  # robot contact force of the last step (N)
-    arm_force: float  # the arm's (shoulder to gripper) share of it: what the skills' force rule sees
+    arm_force: float  # the arm's (shoulder to gripper) share of it, summed over its contacts
+    arm_force_peak: float  # the arm's largest single contact force (N): HAB's RobotForce reads this kind
     force_accum: float  # sum of force_instant since reset
     unstable: bool  # physics produced NaN or exploded; the episode must end
 

@@ -107,6 +107,7 @@ class MujocoSim:
         self.held: str | None = None
         self.force_instant = 0.0
         self.arm_force = 0.0
+        self.arm_force_peak = 0.0
         self.force_accum = 0.0
         self.unstable = False
         self.spec = spec
@@ -227,7 +228,7 @@ class MujocoSim:
                     self._grasp(touched)
             elif grip < 0.0 and self.held is not None:
                 self.release()
-        self.force_instant, self.arm_force = self._robot_contact_force()
+        self.force_instant, self.arm_force, self.arm_force_peak = self._robot_contact_force()
         self.force_accum += self.force_instant
 
     def arm_action_for_ee_step(
@@ -341,26 +342,28 @@ class MujocoSim:
         self._grasp(handle)
 
     # -------------------------------------------------------------------------------- forces
-    def _robot_contact_force(self) -> tuple[float, float]:
-        """Sums of contact normal forces (N) between robot geoms and anything else: all of the robot's,
-        and the arm's alone (shoulder to gripper: the contacts HAB's force rule can see, since HAB's
-        base moves on a navmesh and never pushes on the scene)."""
+    def _robot_contact_force(self) -> tuple[float, float, float]:
+        """Contact normal forces (N) between robot geoms and anything else: the sum over all of the robot's
+        contacts, the sum over the arm's (shoulder to gripper: the contacts HAB's force rule can see, since
+        HAB's base moves on a navmesh and never pushes on the scene), and the largest single arm contact
+        (HAB's RobotForce reads the largest contact point's normal force, not a sum)."""
         d = self.data
         n = d.ncon
         if n == 0:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         g = d.contact.geom[:n]
         rg = self._robot_geom[g]
         idx = np.nonzero(rg[:, 0] ^ rg[:, 1])[0]
         arm = self._arm_geom[g]
-        total = arm_total = 0.0
+        total = arm_total = arm_peak = 0.0
         f = np.zeros(6)
         for i in idx:
             mujoco.mj_contactForce(self.model, d, int(i), f)
             total += abs(f[0])
             if arm[i, 0] or arm[i, 1]:
                 arm_total += abs(f[0])
-        return total, arm_total
+                arm_peak = max(arm_peak, abs(f[0]))
+        return total, arm_total, arm_peak
 
     # --------------------------------------------------------------------------------- state
     @property
