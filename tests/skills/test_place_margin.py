@@ -17,7 +17,11 @@ def _dist_rewards(margin: float, path: list[float]) -> list[float]:
     """The "dist" term at each step while the held object moves to these distances from its goal."""
     task = PlaceTask(PlaceConfig(place_margin=margin))
     backend = SimpleNamespace(
-        held="obj", arm_force=0.0, arm_force_peak=0.0, base_pose=(0.0, 0.0, 0.0), ee_pos_world=np.array([0.5, 0.0, 1.0])
+        held="obj",
+        arm_force=0.0,
+        arm_force_peak=0.0,
+        base_pose=(0.0, 0.0, 0.0),
+        ee_pos_world=np.array([0.5, 0.0, 1.0]),
     )
     spec = SimpleNamespace(targets=(SimpleNamespace(handle="obj", goal=tuple(GOAL)),))
     where = {"pos": GOAL + [path[0], 0.0, 0.0]}

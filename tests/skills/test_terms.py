@@ -47,7 +47,9 @@ def test_force_rule_reads_the_peak_or_the_sum_as_configured() -> None:
     assert SkillConfig().force_measure == "peak"  # HAB's RobotForce: the largest contact point's force
     assert ForceRule(SkillConfig()).read(Arm()) == 120.0
     assert ForceRule(SkillConfig(force_measure="sum")).read(Arm()) == 300.0
-    with pytest.raises(ValueError, match=r"skill\.force_measure: 'max' not accepted; use one of \['peak', 'sum'\]"):
+    with pytest.raises(
+        ValueError, match=r"skill\.force_measure: 'max' not accepted; use one of \['peak', 'sum'\]"
+    ):
         SkillConfig(force_measure="max")
 
 
