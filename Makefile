@@ -59,6 +59,9 @@ bench: $(BIN)/activate
 # no-base pick keeps the earlier preset it was trained with: 16 envs, a constant rate, then a second run
 # decayed from its start (PICK16).
 PLACE_HAB_RULE := skill.release_speed=0 skill.settle_speed=0
+# Every skill shipped so far was trained with the force rule reading the arm's contacts summed; today's
+# default reads the largest single contact, as HAB's RobotForce does (docs/skills.md).
+SHIPPED_FORCE := skill.force_measure=sum
 NOBASE := skill.base_movement=false skill.spawn_max_dist=1.0
 PICK16 := engine.num_envs=16 ppo.lr_decay_start=0.0
 LSTM_PLACE := policy=cpu ppo.epochs=2 ppo.num_minibatches=2 ppo.max_sequence_length=32 skill.grip_init_mean=2.0
@@ -66,7 +69,7 @@ SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
 	  r=$$(test -f $$d/checkpoints/latest.pt && echo run.resume=true || true); \
-	  $(BIN)/tpsrl-train run.dir=$$d $$r "$$@"; $(BIN)/python -m skills.ship $$d --force; }; \
+	  $(BIN)/tpsrl-train run.dir=$$d $$r $(SHIPPED_FORCE) "$$@"; $(BIN)/python -m skills.ship $$d --force; }; \
 	train nav_to_obj path skill=nav_to_obj; \
 	n=runs/skills/nav_to_obj/path_sway.pt; \
 	test -f $$n || $(BIN)/python -m skills.warmstart --rename-sensor joint:joint_sway runs/skills/nav_to_obj/path $$n; \
