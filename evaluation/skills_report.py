@@ -3,6 +3,7 @@
     tpsrl-eval-skills                                       # every skills/checkpoints/*.pt, 200 episodes each
     tpsrl-eval-skills skills=pick,pick_nobase episodes=50
     tpsrl-eval-skills checkpoint_dir=/tmp/shipped out_dir=/tmp/eval_skills progress=false
+    tpsrl-eval-skills force_measure=peak                    # every skill by HAB's force rule
 
 Shipped skills are the files `python -m skills.ship` writes (`<skill>.pt`, `<skill>_nobase.pt`). Each is run
 on its own task by `skills.evaluate.evaluate` (its env built from the checkpoint's task config, so a
@@ -26,6 +27,7 @@ from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from evaluation.config import ConfigError
+from skills.config import FORCE_MEASURES
 from skills.evaluate import EVAL_SEED, SkillResult, evaluate
 from skills.learned import SkillCheckpointError
 from skills.ship import CHECKPOINT_DIR, ShipError, shipped_name
@@ -67,6 +69,9 @@ class SkillsReportConfig:
     """Print a line per skill as it starts and ends (on stderr)."""
     sample: bool = False
     """Learned skills sample their actions (seeded per episode) instead of acting on the mean."""
+    force_measure: str = ""
+    """What the force rule reads of the arm's contacts for every skill: peak (the largest contact, HAB's
+    RobotForce) or sum (all of them); empty: each skill's own, as it was trained (docs/skills.md)."""
 
 
 @dataclass
@@ -108,6 +113,11 @@ def parse_overrides(argv: list[str]) -> SkillsReportConfig:
         raise ConfigError(f"episodes: {cfg.episodes} must be >= 1")
     if cfg.split not in SPLITS:
         raise ConfigError(f"split: unknown split {cfg.split!r}; accepted: {sorted(SPLITS)}")
+    if cfg.force_measure and cfg.force_measure not in FORCE_MEASURES:
+        raise ConfigError(
+            f"force_measure: {cfg.force_measure!r} not accepted; use one of {list(FORCE_MEASURES)} "
+            "or leave it empty (each skill's own)"
+        )
     return cfg
 
 
@@ -251,7 +261,8 @@ def run_report(cfg: SkillsReportConfig) -> dict[str, Any]:
     t0 = time.perf_counter()
     for k, s in enumerate(shipped, 1):
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: {cfg.episodes} episodes on {cfg.split} layouts")
-        r = evaluate(str(s.path), cfg.episodes, cfg.split, cfg.seed, sample=cfg.sample)
+        rule = {"force_measure": cfg.force_measure} if cfg.force_measure else {}
+        r = evaluate(str(s.path), cfg.episodes, cfg.split, cfg.seed, sample=cfg.sample, **rule)
         records[s.name] = _record(s, r)
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: success {r.success:.1%} in {r.seconds:.0f} s")
     figures = {}

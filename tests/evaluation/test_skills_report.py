@@ -157,6 +157,10 @@ def test_bad_input_is_one_line_and_exit_2(shipped: Path, tmp_path: Path) -> None
         "does not exist": [f"checkpoint_dir={tmp_path / 'nothing'}"],
         "holds 'pick_nobase' (by its meta), not 'place'": [f"checkpoint_dir={misnamed}"],
         "episodes: 0 must be >= 1": [f"checkpoint_dir={shipped}", "episodes=0"],
+        "force_measure: 'max' not accepted; use one of ['peak', 'sum']": [
+            f"checkpoint_dir={shipped}",
+            "force_measure=max",
+        ],
     }
     for expected, argv in cases.items():
         rc, stdout, stderr = _run([*argv, f"out_dir={out}"])
@@ -165,6 +169,26 @@ def test_bad_input_is_one_line_and_exit_2(shipped: Path, tmp_path: Path) -> None
     assert "accepted keys: ['episodes', 'skills'," in _run(["colour=red"])[2]
     assert "accepted: ['pick', 'pick_nobase']" in _run([f"checkpoint_dir={shipped}", "skills=place"])[2]
     assert not out.exists()  # nothing is written before every input is checked
+
+
+def test_force_measure_reaches_every_skills_task(
+    shipped: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import evaluation.skills_report as report_module
+
+    seen: list[dict[str, Any]] = []
+    real = report_module.evaluate
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(report_module, "evaluate", spy)
+    rc, _, _ = _run([f"checkpoint_dir={shipped}", f"out_dir={tmp_path}", "force_measure=peak", *ARGS])
+    assert rc == 0 and [k.get("force_measure") for k in seen] == ["peak", "peak"]
+    seen.clear()
+    rc, _, _ = _run([f"checkpoint_dir={shipped}", f"out_dir={tmp_path}", *ARGS])
+    assert rc == 0 and [k.get("force_measure") for k in seen] == [None, None]  # each skill's own
 
 
 def test_target_column() -> None:
