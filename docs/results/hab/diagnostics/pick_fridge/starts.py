@@ -28,6 +28,7 @@ FIELDS = {
     "receptacles": ("fridge",),
     "spawn_clearance": 0.32,
     "near_furniture_prob": 0.5,
+    "spawn_max_dist": 2.0,  # HAB's, whatever the policy was trained with
     "force_measure": "peak",
 }
 FRONT_X = 0.9  # m out of the fridge's centre: the front face (0.35) + base radius (0.3) + a margin
