@@ -7,6 +7,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evaluation.episodes import generate_episodes
@@ -83,3 +84,26 @@ def test_bad_input_is_refused_with_the_field(tmp_path: Path) -> None:
     (tmp_path / "a" / "config.json").write_text(json.dumps({**cfg, "seed": 5}))  # another set's episodes
     with pytest.raises(StartDistanceError, match="not in the run's episode set"):
         first_stage([tmp_path / "a"])
+
+
+def test_detour_is_the_way_over_the_line_and_splits_the_bins(tmp_path: Path, capsys) -> None:
+    from evaluation.start_distance import detour
+    from tpsrl.sim.mujoco.geodesic import GeodesicDistance
+
+    specs = _run(tmp_path / "a", [True, False, True], keep_set=True)
+    for spec in specs:
+        obj = next(o for o in spec.objects if o.handle == spec.targets[0].handle)
+        geo = GeodesicDistance()
+        geo.reset(spec.layout, np.array(obj.pos[:2]))
+        way = geo((spec.robot.x, spec.robot.y))
+        assert detour(spec) == (None if way is None else pytest.approx(way / start_distance(spec)))
+    assert main([str(tmp_path / "a"), "--bins", "0,2,4", "--detour", "1.15", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert out["detour"] == 1.15
+    for k in range(3):  # every episode falls in one of the two groups, in its own distance bin
+        assert out["straight"][k]["episodes"] + out["detoured"][k]["episodes"] == out["bins"][k]["episodes"]
+    straight = {round(start_distance(s), 6) for s in specs if (r := detour(s)) is not None and r < 1.15}
+    assert sum(b["episodes"] for b in out["straight"]) == len(straight)
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "a"), "--detour", "0"])
+    assert "--detour: 0.0 must be > 0" in capsys.readouterr().err
