@@ -17,6 +17,16 @@ from skills.registry import make_env
 from tpsrl.engine.inference import single_thread_acting
 
 
+def play(env, skill_policy, obs) -> tuple[int, dict]:  # noqa: ANN001
+    """Runs a reset episode to its end: (steps, the last step's info)."""
+    skill_policy.reset(env)
+    done, steps = False, 0
+    while not done:
+        obs, _, terminated, truncated, info = env.step(skill_policy.act(obs, env))
+        done, steps = terminated or truncated, steps + 1
+    return steps, info
+
+
 def main(policy: str, episodes: int, seed: int = EVAL_SEED) -> None:
     single_thread_acting()
     skill_policy, fields = load(policy)
@@ -28,11 +38,7 @@ def main(policy: str, episodes: int, seed: int = EVAL_SEED) -> None:
         receptacle = next(o.receptacle for o in b.spec.objects if o.handle == handle)
         x, y, _ = b.base_pose
         pos = b.object_pos(handle)
-        skill_policy.reset(env)
-        done, steps = False, 0
-        while not done:
-            obs, _, terminated, truncated, info = env.step(skill_policy.act(obs, env))
-            done, steps = terminated or truncated, steps + 1
+        steps, info = play(env, skill_policy, obs)
         stats = info["episode_stats"]
         row = {
             "k": k,

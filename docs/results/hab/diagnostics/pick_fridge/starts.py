@@ -17,6 +17,8 @@ import math
 import sys
 from collections import Counter
 
+from receptacles import play  # beside this file
+
 from skills.evaluate import failure_causes, load
 from skills.registry import make_env
 from tpsrl.engine.inference import single_thread_acting
@@ -58,11 +60,7 @@ def main(policy: str, episodes: int) -> None:
         fridge = next(f for f in make_layout(b.spec.layout).furniture if f.kind == "fridge")
         x, y, _ = b.base_pose
         lx, ly = in_fridge_frame(fridge, x, y)
-        skill_policy.reset(env)
-        done, steps = False, 0
-        while not done:
-            obs, _, terminated, truncated, info = env.step(skill_policy.act(obs, env))
-            done, steps = terminated or truncated, steps + 1
+        steps, info = play(env, skill_policy, obs)
         stats = info["episode_stats"]
         ok = stats.get("success", 0.0) > 0.5
         outcome = "success" if ok else ",".join(failure_causes(stats)) or "timeout"
