@@ -238,7 +238,16 @@ def test_the_arm_force_peak_is_its_largest_single_contact() -> None:
     sim = MujocoBackend(DepthSettings(mode="none"))
     sim.reset(EpisodeSpec(layout=0, robot=RobotStart(1.2, 4.0, math.radians(135))))
     assert sim.arm_force_peak == 0.0
-    arm_geoms = {i for i in range(sim.model.ngeom) if sim._arm_geom[i]}
+    m = sim.model
+    robot = {g for g in range(m.ngeom) if m.geom_group[g] == 2}  # robot geoms are group 2 (docs/simulator.md)
+    shoulder = m.jnt_bodyid[m.joint("robot0:shoulder_pan_joint").id]
+
+    def below_shoulder(body: int) -> bool:
+        while body > 0 and body != shoulder:
+            body = m.body_parentid[body]
+        return body == shoulder
+
+    arm_geoms = {g for g in robot if below_shoulder(m.geom_bodyid[g])}
     several = 0
     f = np.zeros(6)
     for _ in range(45):
@@ -247,7 +256,7 @@ def test_the_arm_force_peak_is_its_largest_single_contact() -> None:
         singles = []
         for i in range(d.ncon):
             g1, g2 = (int(g) for g in d.contact.geom[i])
-            robot_and_other = bool(sim._robot_geom[g1]) != bool(sim._robot_geom[g2])
+            robot_and_other = (g1 in robot) != (g2 in robot)
             if robot_and_other and (g1 in arm_geoms or g2 in arm_geoms):
                 mujoco.mj_contactForce(sim.model, d, i, f)
                 singles.append(abs(f[0]))
