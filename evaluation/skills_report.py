@@ -258,10 +258,10 @@ def run_report(cfg: SkillsReportConfig) -> dict[str, Any]:
     shipped = read_shipped(cfg)  # every file checked before anything runs or is written
     run_dir = report_directory(cfg.out_dir)
     records: dict[str, dict[str, Any]] = {}
+    rule = {"force_measure": cfg.force_measure} if cfg.force_measure else {}  # else each skill's own
     t0 = time.perf_counter()
     for k, s in enumerate(shipped, 1):
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: {cfg.episodes} episodes on {cfg.split} layouts")
-        rule = {"force_measure": cfg.force_measure} if cfg.force_measure else {}
         r = evaluate(str(s.path), cfg.episodes, cfg.split, cfg.seed, sample=cfg.sample, **rule)
         records[s.name] = _record(s, r)
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: success {r.success:.1%} in {r.seconds:.0f} s")

@@ -57,20 +57,23 @@ def _episodes(run_dir: Path) -> list[EpisodeSpec]:
     return generate_episodes(cfg["scenario"], cfg["episodes"], cfg["seed"])
 
 
-def start_distance(spec: EpisodeSpec) -> float:
-    """Planar distance (m) from the robot's start to the episode's first target object."""
+def _first_object_xy(spec: EpisodeSpec) -> tuple[float, float]:
     handle = spec.targets[0].handle
     obj = next(o for o in spec.objects if o.handle == handle)
-    return math.hypot(obj.pos[0] - spec.robot.x, obj.pos[1] - spec.robot.y)
+    return obj.pos[0], obj.pos[1]
+
+
+def start_distance(spec: EpisodeSpec) -> float:
+    """Planar distance (m) from the robot's start to the episode's first target object."""
+    x, y = _first_object_xy(spec)
+    return math.hypot(x - spec.robot.x, y - spec.robot.y)
 
 
 def detour(spec: EpisodeSpec) -> float | None:
     """The shortest path over the free floor from the robot's start to the floor nearest the first target
     object, over the straight line to it; None where no path reaches it."""
-    handle = spec.targets[0].handle
-    obj = next(o for o in spec.objects if o.handle == handle)
     geo = GeodesicDistance()
-    geo.reset(spec.layout, np.array(obj.pos[:2], dtype=np.float64))
+    geo.reset(spec.layout, np.array(_first_object_xy(spec), dtype=np.float64))
     path = geo((spec.robot.x, spec.robot.y))
     return None if path is None else path / max(start_distance(spec), 1e-6)
 

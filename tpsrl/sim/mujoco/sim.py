@@ -359,10 +359,11 @@ class MujocoSim:
         f = np.zeros(6)
         for i in idx:
             mujoco.mj_contactForce(self.model, d, int(i), f)
-            total += abs(f[0])
+            normal = abs(f[0])
+            total += normal
             if arm[i, 0] or arm[i, 1]:
-                arm_total += abs(f[0])
-                arm_peak = max(arm_peak, abs(f[0]))
+                arm_total += normal
+                arm_peak = max(arm_peak, normal)
         return total, arm_total, arm_peak
 
     # --------------------------------------------------------------------------------- state
