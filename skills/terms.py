@@ -10,9 +10,12 @@ import math
 import numpy as np
 
 from tpsrl.sim.backend import SimBackend
+from tpsrl.sim.mujoco import layout as L
+from tpsrl.sim.mujoco.geodesic import FIELD_RES, INFLATE, GeodesicDistance, coarse_free
 from tpsrl.sim.sensors import REST_EE, base_to_world
 
 from .config import SkillConfig
+from .spawn import REACH_MARGIN, articulation_disks, reach_xy
 
 
 class Progress:
@@ -33,6 +36,74 @@ class Progress:
         gain = 0.0 if self._prev is None or key != self._key else self._prev - dist
         self._prev, self._key = dist, key
         return gain
+
+
+class Detour:
+    """How much farther the base must still drive than the straight line to a point before the arm
+    reaches it: its shortest way over the free floor (open doors and pulled-out drawers in the way) to
+    a base position within the arm's reach of the point with no wall between, and the straight line
+    from there, less the straight line from the base. 0 (up to the grid's 8-neighbour steps) where the
+    way is straight; `None` where the base stands off the free floor or no way reaches the point."""
+
+    def __init__(self) -> None:
+        self.geo = GeodesicDistance()
+        self.goal = np.zeros(2)
+
+    def reset(self, layout: int, articulations: dict[str, float], point: np.ndarray) -> None:
+        free = coarse_free(layout).copy()
+        xs = (np.arange(free.shape[0]) + 0.5) * FIELD_RES
+        ys = (np.arange(free.shape[1]) + 0.5) * FIELD_RES
+        for d in articulation_disks(layout, articulations):
+            free &= np.hypot(xs[:, None] - d.x, ys[None, :] - d.y) > d.r + INFLATE
+        self.goal = np.asarray(point, dtype=np.float64)[:2]
+        self.geo.reset_free(free, self.goal, _reach_seeds(layout, free, xs, ys, np.asarray(point)))
+
+    def __call__(self, xy: tuple[float, float] | np.ndarray) -> float | None:
+        way = self.geo(xy)
+        if way is None:
+            return None
+        return max(way - float(np.hypot(self.goal[0] - xy[0], self.goal[1] - xy[1])), 0.0)
+
+
+def _reach_seeds(
+    layout: int, free: np.ndarray, xs: np.ndarray, ys: np.ndarray, point: np.ndarray
+) -> np.ndarray:
+    """[X, Y] the free cells from which the arm reaches `point`: within its reach (`spawn.reach_xy`), no
+    wall between, and in front of the furniture that encloses the point (the fridge, a shelf: a top
+    above it), whose sides and back the arm cannot reach through."""
+    xy = point[:2]
+    seeds = free & (
+        np.hypot(xs[:, None] - xy[0], ys[None, :] - xy[1]) <= reach_xy(float(point[2])) - REACH_MARGIN
+    )
+    around = [
+        f
+        for f in L.make_layout(layout).furniture
+        if f.spec.height > point[2] and all(abs(v) <= h for v, h in zip(_local(f, xy), _half(f), strict=True))
+    ]
+    for i, j in zip(*np.nonzero(seeds), strict=True):
+        cell = (xs[i], ys[j])
+        seeds[i, j] = not _wall_between(cell, xy) and all(
+            _local(f, cell)[0] > f.spec.depth / 2 for f in around
+        )
+    return seeds
+
+
+def _local(f: L.Furniture, xy: tuple[float, float] | np.ndarray) -> tuple[float, float]:
+    """World (x, y) in `f`'s frame (front = +x)."""
+    c, s = math.cos(f.yaw), math.sin(f.yaw)
+    dx, dy = xy[0] - f.x, xy[1] - f.y
+    return c * dx + s * dy, -s * dx + c * dy
+
+
+def _half(f: L.Furniture) -> tuple[float, float]:
+    return f.spec.depth / 2, f.spec.width / 2
+
+
+def _wall_between(a: tuple[float, float], b: np.ndarray, samples: int = 16) -> bool:
+    """Whether the segment a-b passes through a wall (`layout.WALLS`), sampled every 1/samples of it."""
+    t = np.linspace(0.0, 1.0, samples)
+    px, py = a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])
+    return any(bool(((px >= w.x0) & (px <= w.x1) & (py >= w.y0) & (py <= w.y1)).any()) for w in L.WALLS)
 
 
 class ForceRule:

@@ -163,3 +163,17 @@ def test_a_stop_across_a_wall_succeeds_only_on_the_planar_distance(success_geode
     assert across.success is not success_geodesic
     near = task.step(_Base(2.4, 0.5, 0.0), stop)  # on the goal's side of the wall, 0.6 m away
     assert near.success
+
+
+def test_seeds_replace_the_snap_point_and_count_the_straight_line_from_them() -> None:
+    goal = np.array([3.0, 0.5])  # behind the wall at x = 2 m, which ends at y = 3 m
+    ii, jj = np.meshgrid(np.arange(40), np.arange(40), indexing="ij")
+    r = np.hypot((ii + 0.5) * FIELD_RES - goal[0], (jj + 0.5) * FIELD_RES - goal[1])
+    near = r <= 1.5
+    far_side = distance_field(_room_with_wall(), goal, near & (ii >= 21))
+    both = distance_field(_room_with_wall(), goal, near)
+    assert both[17, 5] == pytest.approx(r[17, 5])  # (1.75, 0.55): a seed, reached across the wall
+    assert far_side[17, 5] > 2 * 2.5 - 0.1  # not a seed: round the wall's end
+    assert np.allclose(far_side[near & (ii >= 21)], r[near & (ii >= 21)])
+    no_seed = distance_field(_room_with_wall(), goal, np.zeros((40, 40), dtype=bool))
+    assert np.array_equal(no_seed, distance_field(_room_with_wall(), goal))  # none: the snap point

@@ -38,6 +38,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "start_bank_prob": 0.0,
         "arm_out_penalty": 0.0,
         "arm_out_dist": 1.5,
+        "detour_reward": False,
     }
     assert legacy_values("place")["start_bank"] == "" and legacy_values("place")["settle_speed"] == 0.0
     assert legacy_values("nav_to_obj")["geodesic"] is False

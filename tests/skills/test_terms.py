@@ -242,3 +242,53 @@ def test_nav_success_needs_distance_heading_and_stop() -> None:
     env.reset(options={"episode": spec})  # >= 3 m away: stop is a failure
     _, _, term, _, info = env.step(_act(env, rearrange_stop=1.0))
     assert term and info["episode_stats"]["success"] == 0.0 and info["nav_dist"] >= 3.0
+
+
+def test_detour_counts_the_fridge_sides_and_its_open_door() -> None:
+    from skills.terms import Detour
+    from tpsrl.sim.mujoco.layout import make_layout
+
+    layout = 0
+    fridge = next(f for f in make_layout(layout).furniture if f.kind == "fridge")
+    inside = np.array([*fridge.to_world(-0.07, -0.06), 1.0])  # a shelf inside the fridge
+    detour = Detour()
+
+    def from_(lx: float, ly: float, door: float) -> float:
+        detour.reset(layout, {"fridge": door}, inside)
+        d = detour(fridge.to_world(lx, ly))
+        assert d is not None
+        return d
+
+    assert from_(1.3, 0.0, 1.8) < 0.1  # in front, door open: the straight way
+    beside_shut = from_(0.0, 1.3, 0.0)  # on the door's side: the arm cannot reach through the side
+    beside_open = from_(0.0, 1.3, 1.8)  # and the open door stands between it and the front
+    assert 0.3 < beside_shut and beside_shut + 1.0 < beside_open
+
+
+def test_pick_detour_reward_measures_the_ee_distance_plus_the_detour() -> None:
+    env = make_env("pick", seed=0, detour_reward=True, spawn_max_dist=4.0)
+    task, b = env.task, env.backend
+    for seed in range(50):  # an episode whose way bends
+        env.reset(options={"episode": _episode(env, seed)})
+        if (task.detour(b.base_pose[:2]) or 0.0) > 0.3:
+            break
+    assert task.detour(b.base_pose[:2]) > 0.3
+
+    def measure() -> float:
+        return float(np.linalg.norm(b.ee_pos_world - b.object_pos(task.target))) + task.detour(
+            b.base_pose[:2]
+        )
+
+    before = measure()
+    paid = []
+    for _ in range(10):
+        _, _, term, _, info = env.step(_act(env, base_velocity=np.array([1.0, 0.3]), grip_action=-1.0))
+        now = measure()
+        paid.append((info["reward_terms"]["dist"], before - now))
+        before = now
+        if term:
+            break
+    assert paid[0][0] == 0.0  # the first step after reset pays nothing (Progress)
+    scale = task.config.dist_reward  # the info's terms are scaled
+    assert all(got == pytest.approx(scale * want, abs=1e-9) for got, want in paid[1:])
+    assert any(abs(got) > 1e-3 for got, _ in paid)

@@ -44,17 +44,21 @@ def coarse_free(layout: int, inflate: float = INFLATE) -> np.ndarray:
     return fine[: nx * k, : ny * k].reshape(nx, k, ny, k).any(axis=(1, 3))
 
 
-def distance_field(free: np.ndarray, goal: np.ndarray) -> np.ndarray:
+def distance_field(free: np.ndarray, goal: np.ndarray, seeds: np.ndarray | None = None) -> np.ndarray:
     """Path length (m) from each free cell's centre to `goal` through free cells; inf where unreachable
-    or not free."""
+    or not free. The field grows from the free cells of `seeds` [X, Y] where given and any is free (a
+    straight line to the goal counts from each), else from those nearest the goal (within SNAP_BAND of
+    the nearest: habitat-sim's snap to the navmesh)."""
     nx, ny = free.shape
     ii, jj = np.meshgrid(np.arange(nx), np.arange(ny), indexing="ij")
     r = np.hypot((ii + 0.5) * FIELD_RES - goal[0], (jj + 0.5) * FIELD_RES - goal[1])
     dist = np.full(free.shape, np.inf)
     if not free.any():
         return dist
-    seeds = free & (r <= r[free].min() + SNAP_BAND)
-    dist[seeds] = r[seeds]
+    start = free & seeds if seeds is not None else free & False
+    if not start.any():
+        start = free & (r <= r[free].min() + SNAP_BAND)
+    dist[start] = r[start]
     pad = np.full((nx + 2, ny + 2), np.inf)
     while True:
         pad[1:-1, 1:-1] = dist
@@ -78,10 +82,11 @@ class GeodesicDistance:
     def reset(self, layout: int, goal: np.ndarray) -> None:
         self.reset_free(coarse_free(layout, self.inflate), goal)
 
-    def reset_free(self, free: np.ndarray, goal: np.ndarray) -> None:
-        """As `reset`, over a given grid of free FIELD_RES cells [X, Y] (origin at 0, 0)."""
+    def reset_free(self, free: np.ndarray, goal: np.ndarray, seeds: np.ndarray | None = None) -> None:
+        """As `reset`, over a given grid of free FIELD_RES cells [X, Y] (origin at 0, 0), the field grown
+        from the free cells of `seeds` where given (`distance_field`)."""
         self.goal = np.asarray(goal, dtype=np.float64)[:2]
-        self.field = distance_field(free, self.goal)
+        self.field = distance_field(free, self.goal, seeds)
         self._xs = (np.arange(self.field.shape[0]) + 0.5) * FIELD_RES  # cell centres, once per episode
         self._ys = (np.arange(self.field.shape[1]) + 0.5) * FIELD_RES
 
