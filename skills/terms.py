@@ -78,21 +78,15 @@ def _reach_seeds(
     around = [
         f
         for f in L.make_layout(layout).furniture
-        if f.spec.height > point[2] and all(abs(v) <= h for v, h in zip(_local(f, xy), _half(f), strict=True))
+        if f.spec.height > point[2]
+        and all(abs(v) <= h for v, h in zip(f.to_local(*xy), _half(f), strict=True))
     ]
     for i, j in zip(*np.nonzero(seeds), strict=True):
         cell = (xs[i], ys[j])
         seeds[i, j] = not _wall_between(cell, xy) and all(
-            _local(f, cell)[0] > f.spec.depth / 2 for f in around
+            f.to_local(*cell)[0] > f.spec.depth / 2 for f in around
         )
     return seeds
-
-
-def _local(f: L.Furniture, xy: tuple[float, float] | np.ndarray) -> tuple[float, float]:
-    """World (x, y) in `f`'s frame (front = +x)."""
-    c, s = math.cos(f.yaw), math.sin(f.yaw)
-    dx, dy = xy[0] - f.x, xy[1] - f.y
-    return c * dx + s * dy, -s * dx + c * dy
 
 
 def _half(f: L.Furniture) -> tuple[float, float]:

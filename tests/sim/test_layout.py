@@ -111,3 +111,9 @@ def test_free_space_equals_the_whole_grid_computation(inflate: float) -> None:
             dy = np.maximum(np.maximum(r.y0 - Y, Y - r.y1), 0.0)
             expected &= np.hypot(dx, dy) > inflate
         assert np.array_equal(L.free_space(index, inflate), expected)
+
+
+def test_to_local_undoes_to_world() -> None:
+    for f in L.make_layout(0).furniture:
+        assert np.allclose(f.to_local(*f.to_world(0.3, -0.2)), (0.3, -0.2))
+        assert np.allclose(f.to_local(f.x, f.y), (0.0, 0.0))

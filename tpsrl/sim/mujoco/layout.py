@@ -125,6 +125,12 @@ class Furniture:
         c, s = math.cos(self.yaw), math.sin(self.yaw)
         return (self.x + c * lx - s * ly, self.y + s * lx + c * ly)
 
+    def to_local(self, x: float, y: float) -> tuple[float, float]:
+        """World coordinates to local ones (front = +x): `to_world`'s inverse."""
+        c, s = math.cos(self.yaw), math.sin(self.yaw)
+        dx, dy = x - self.x, y - self.y
+        return (c * dx + s * dy, -s * dx + c * dy)
+
     @property
     def approach(self) -> Rect:
         """The strip in front of the furniture kept free for the robot."""

@@ -13,7 +13,6 @@ more than 0.9 m out (clear of the front face by more than the base's radius and 
 
 from __future__ import annotations
 
-import math
 import sys
 from collections import Counter
 
@@ -36,12 +35,6 @@ FIELDS = {
 FRONT_X = 0.9  # m out of the fridge's centre: the front face (0.35) + base radius (0.3) + a margin
 
 
-def in_fridge_frame(fridge, x: float, y: float) -> tuple[float, float]:  # noqa: ANN001
-    c, s = math.cos(fridge.yaw), math.sin(fridge.yaw)
-    dx, dy = x - fridge.x, y - fridge.y
-    return c * dx + s * dy, -s * dx + c * dy
-
-
 def start_class(lx: float, ly: float) -> str:
     if lx > FRONT_X:
         return "front"
@@ -59,12 +52,12 @@ def main(policy: str, episodes: int) -> None:
         b = env.backend
         fridge = next(f for f in make_layout(b.spec.layout).furniture if f.kind == "fridge")
         x, y, _ = b.base_pose
-        lx, ly = in_fridge_frame(fridge, x, y)
+        lx, ly = fridge.to_local(x, y)
         steps, info = play(env, skill_policy, obs)
         stats = info["episode_stats"]
         ok = stats.get("success", 0.0) > 0.5
         outcome = "success" if ok else ",".join(failure_causes(stats)) or "timeout"
-        ex, ey = in_fridge_frame(fridge, *b.base_pose[:2])
+        ex, ey = fridge.to_local(*b.base_pose[:2])
         cls = start_class(lx, ly)
         runs[cls] += 1
         wins[cls] += ok
