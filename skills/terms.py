@@ -75,29 +75,27 @@ def _reach_seeds(
     seeds = free & (
         np.hypot(xs[:, None] - xy[0], ys[None, :] - xy[1]) <= reach_xy(float(point[2])) - REACH_MARGIN
     )
-    around = [
-        f
-        for f in L.make_layout(layout).furniture
-        if f.spec.height > point[2]
-        and all(abs(v) <= h for v, h in zip(f.to_local(*xy), _half(f), strict=True))
-    ]
-    for i, j in zip(*np.nonzero(seeds), strict=True):
-        cell = (xs[i], ys[j])
-        seeds[i, j] = not _wall_between(cell, xy) and all(
-            f.to_local(*cell)[0] > f.spec.depth / 2 for f in around
-        )
+    ii, jj = np.nonzero(seeds)
+    cx, cy = xs[ii], ys[jj]
+    ok = ~_walls_between(cx, cy, xy)
+    for f in L.make_layout(layout).furniture:
+        lx, ly = f.to_local(*xy)
+        if f.spec.height > point[2] and abs(lx) <= f.spec.depth / 2 and abs(ly) <= f.spec.width / 2:
+            ok &= f.to_local(cx, cy)[0] > f.spec.depth / 2  # encloses the point: only from its front
+    seeds[ii, jj] = ok
     return seeds
 
 
-def _half(f: L.Furniture) -> tuple[float, float]:
-    return f.spec.depth / 2, f.spec.width / 2
-
-
-def _wall_between(a: tuple[float, float], b: np.ndarray, samples: int = 16) -> bool:
-    """Whether the segment a-b passes through a wall (`layout.WALLS`), sampled every 1/samples of it."""
+def _walls_between(cx: np.ndarray, cy: np.ndarray, b: np.ndarray, samples: int = 16) -> np.ndarray:
+    """[K] whether the segment from each (cx, cy) to `b` passes through a wall (`layout.WALLS`), sampled
+    every 1/samples of it."""
     t = np.linspace(0.0, 1.0, samples)
-    px, py = a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])
-    return any(bool(((px >= w.x0) & (px <= w.x1) & (py >= w.y0) & (py <= w.y1)).any()) for w in L.WALLS)
+    px = cx[:, None] + t * (b[0] - cx[:, None])  # [K, S]
+    py = cy[:, None] + t * (b[1] - cy[:, None])
+    hit = np.zeros(len(cx), dtype=bool)
+    for w in L.WALLS:
+        hit |= ((px >= w.x0) & (px <= w.x1) & (py >= w.y0) & (py <= w.y1)).any(axis=1)
+    return hit
 
 
 class ForceRule:

@@ -55,7 +55,7 @@ def distance_field(free: np.ndarray, goal: np.ndarray, seeds: np.ndarray | None 
     dist = np.full(free.shape, np.inf)
     if not free.any():
         return dist
-    start = free & seeds if seeds is not None else free & False
+    start = free & seeds if seeds is not None else np.zeros_like(free)
     if not start.any():
         start = free & (r <= r[free].min() + SNAP_BAND)
     dist[start] = r[start]
