@@ -14,6 +14,13 @@ the skill from (`skills/starts.py`). Held-out layouts are never recorded.
     python -m evaluation.starts --skill nav_to_obj --episodes 30 --out docs/results/starts/nav_chain_train.json
     python -m evaluation.starts --skill nav_to_obj --episodes 30 --ee-within 0.2 \
         --out docs/results/starts/nav_chain_near_train.json
+
+`--first-only` keeps each episode's first call of the skill and ends the episode there: with `--agent
+tp_srl_nonav --skill pick` these are the first picks NoNav's single attempt is measured on (from the
+episode's start in Tidy House and Prepare Groceries), without the retries and later calls of a chain.
+
+    python -m evaluation.starts --agent tp_srl_nonav --skill pick --first-only --episodes 300 \
+        --out docs/results/starts/pick_nonav_first_train.json
 """
 
 from __future__ import annotations
@@ -43,14 +50,20 @@ RECORD_SEED = 3_000_000
 """Seed of the recorded HAB episode sets (other than any evaluation's)."""
 
 
+class FirstCallRecorded(Exception):
+    """Raised by a `CallStarts` that keeps first calls only, once it has seen its episode's first call:
+    `record_call_starts` ends the episode there."""
+
+
 class CallStarts:
     """A `HierarchicalAgent.call_hook` that keeps every call of `skill` (pick, place or nav_to_obj) as an
-    episode of that skill's own task."""
+    episode of that skill's own task (`first_only`: the episode's first such call, then ends it by
+    raising `FirstCallRecorded`)."""
 
-    def __init__(self, skill: str, split: str, ee_within: float = 0.0) -> None:
+    def __init__(self, skill: str, split: str, ee_within: float = 0.0, first_only: bool = False) -> None:
         if skill not in BANK_SKILLS:
             raise ValueError(f"--skill: {skill!r} not accepted; a start bank holds {BANK_SKILLS} episodes")
-        self.skill, self.ee_within = skill, ee_within
+        self.skill, self.ee_within, self.first_only = skill, ee_within, first_only
         self.starts: list[EpisodeSpec] = []
         self.tag = ""
         self.counts = {"calls": 0, "not_recreated": 0}
@@ -66,6 +79,11 @@ class CallStarts:
         if call.skill != self.skill:
             return
         self.counts["calls"] += 1
+        self._record(env, episode, call, spec)
+        if self.first_only:  # kept or not, a later call is not the episode's first
+            raise FirstCallRecorded
+
+    def _record(self, env: RearrangeEnv, episode: EpisodeSpec, call: GroundedCall, spec: EpisodeSpec) -> None:
         b = env.backend
         # the chain calls place only holding its target and pick holding nothing; a bank needs that too
         if self.skill == "place" and b.held != call.target:
@@ -121,11 +139,12 @@ def record_call_starts(
     agent: str = "tp_srl",
     skill: str = "place",
     ee_within: float = 0.0,
+    first_only: bool = False,
 ) -> tuple[list[EpisodeSpec], dict[str, int]]:
     """Runs `agent` (shipped skills) on `episodes` HAB episodes of each scenario on `split` layouts and
     returns the starts of its chains' `skill` calls (those with an object within `ee_within` m of the
-    end effector, if > 0), and counts."""
-    recorder = CallStarts(skill, split, ee_within)
+    end effector, if > 0; `first_only`: each episode's first call only), and counts."""
+    recorder = CallStarts(skill, split, ee_within, first_only)
     for scenario in scenarios:
         sources, depth = prepare(EvalConfig(scenario=scenario, agent=agent))
         chain = HierarchicalAgent(agent, sources)
@@ -133,7 +152,10 @@ def record_call_starts(
         env = make_episode_env(depth)
         for i, spec in enumerate(generate_episodes(scenario, episodes, seed, split=split)):
             recorder.tag = f"{scenario}-{i}"
-            chain.run(env, spec, scenario, i)
+            try:
+                chain.run(env, spec, scenario, i)
+            except FirstCallRecorded:
+                pass
         env.close()
     return recorder.starts, {**recorder.counts, "kept": len(recorder.starts)}
 
@@ -159,6 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         help="keep only starts with an object (not held) within this distance (m) of the end effector "
         "(default 0: every start)",
     )
+    parser.add_argument(
+        "--first-only",
+        action="store_true",
+        help="keep each episode's first call of the skill and end the episode there",
+    )
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
     if not args.ee_within >= 0:
@@ -175,7 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     try:
         starts, counts = record_call_starts(
-            scenarios, args.episodes, args.split, args.seed, args.agent, args.skill, args.ee_within
+            scenarios,
+            args.episodes,
+            args.split,
+            args.seed,
+            args.agent,
+            args.skill,
+            args.ee_within,
+            args.first_only,
         )
     except ValueError as e:
         parser.error(str(e))
@@ -195,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                 "split": args.split,
                 "skill": args.skill,
                 "scenarios": scenarios,
+                "first_only": args.first_only,
                 **counts,
                 "seconds": seconds,
             }

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.episodes import generate_episodes
-from evaluation.starts import ee_clearance, main, record_call_starts
+from evaluation.starts import RECORD_SEED, ee_clearance, main, record_call_starts
 from skills.registry import make_env
 from skills.splits import HELDOUT_LAYOUTS, TRAIN_LAYOUTS
 from skills.starts import load_bank
@@ -113,3 +113,14 @@ def test_the_cli_refuses_bad_input_and_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--episodes", "1", "--out", str(out)])
     assert out.read_text() == "[]"
+
+
+def test_first_only_keeps_each_episodes_first_pick_as_it_starts() -> None:
+    specs = generate_episodes("tidy_house", 2, RECORD_SEED, split="train")
+    starts, counts = record_call_starts(["tidy_house"], 2, agent="tp_spa", skill="pick", first_only=True)
+    assert counts["calls"] == 2 and len(starts) == 2  # one call per episode: the chain ended there
+    for spec, start in zip(specs, starts, strict=True):
+        # tp_spa navigates first, so the first pick starts where its nav stopped, not at the spawn
+        assert start.layout == spec.layout and start.held is None and len(start.targets) == 1
+    every, _ = record_call_starts(["tidy_house"], 1, agent="tp_spa", skill="pick")
+    assert len(every) > 1 and every[0].robot == starts[0].robot  # the first of every call is the same start
