@@ -26,6 +26,7 @@ episode's start in Tidy House and Prepare Groceries), without the retries and la
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import time
@@ -152,10 +153,8 @@ def record_call_starts(
         env = make_episode_env(depth)
         for i, spec in enumerate(generate_episodes(scenario, episodes, seed, split=split)):
             recorder.tag = f"{scenario}-{i}"
-            try:
+            with contextlib.suppress(FirstCallRecorded):  # first_only: the episode ends at its first call
                 chain.run(env, spec, scenario, i)
-            except FirstCallRecorded:
-                pass
         env.close()
     return recorder.starts, {**recorder.counts, "kept": len(recorder.starts)}
 
