@@ -1,7 +1,7 @@
 """How a pick policy ends its own task's held-out episodes, and what its timeouts were doing.
 
-    python docs/results/hab/diagnostics/pick_timeouts/timeouts.py skills/checkpoints/pick.pt 200 > shipped.jsonl
-    python docs/results/hab/diagnostics/pick_timeouts/timeouts.py --summary shipped.jsonl lidar_mix.jsonl
+    python docs/results/hab/diagnostics/timeouts/pick_timeouts.py skills/checkpoints/pick.pt 200 > shipped.jsonl
+    python docs/results/hab/diagnostics/timeouts/pick_timeouts.py --summary shipped.jsonl lidar_mix.jsonl
 
 The pick task's held-out episodes from the default evaluation seed (the skills table's 200), HAB's
 spawns within 2 m, 300 steps, HAB's force rule (`force_measure=peak`), whatever the policy was trained

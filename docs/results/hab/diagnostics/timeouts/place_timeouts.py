@@ -1,0 +1,96 @@
+"""How a place policy ends its own task's held-out episodes by HAB's place rule, and what its timeouts were doing.
+
+    python docs/results/hab/diagnostics/timeouts/place_timeouts.py skills/checkpoints/place.pt 200 > place.jsonl
+    python docs/results/hab/diagnostics/timeouts/place_timeouts.py --summary place.jsonl
+
+The place task's held-out episodes from the default evaluation seed (the skills table's 200), HAB's
+spawns within 2 m, 300 steps, HAB's place rule (no throw or settle rule, no clearance) and force rule
+(`force_measure=peak`), whatever the policy was trained with. One JSON line per episode: the outcome and
+its causes, the object's closest approach to its goal while held, its distance at the (last) release and
+at the end, whether it was held at the end, and the end effector's distance from rest at the end.
+`--summary` sorts each file's timeouts into one kind each: never let go, away from the goal (never within
+0.15 m while held); never let go, though within 0.15 m; let go at the goal, object then moved 0.15 m or
+more off it; object at the goal, arm not back at rest.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+import numpy as np
+
+from skills.evaluate import EVAL_SEED, failure_causes, load
+from skills.registry import make_env
+from skills.terms import ee_rest_dist
+
+FIELDS = {
+    "split": "heldout",
+    "spawn_max_dist": 2.0,
+    "max_steps": 300,
+    "force_measure": "peak",
+    "release_speed": 0.0,
+    "settle_speed": 0.0,
+    "clear_dist": 0.0,
+}
+GOAL_TOL = 0.15  # m: HAB's place tolerance
+
+
+def trace(policy: str, episodes: int) -> None:
+    skill_policy, fields = load(policy)
+    env = make_env(skill_policy.skill, **{**fields, **FIELDS})
+    for k in range(episodes):
+        obs, _ = env.reset(seed=EVAL_SEED + k)
+        skill_policy.reset(env)
+        b = env.backend
+        target, goal = b.spec.targets[0].handle, np.array(b.spec.targets[0].goal)
+        closest, release, release_dist, steps, done = np.inf, None, None, 0, False
+        while not done:
+            held = b.held == target
+            obs, _, terminated, truncated, info = env.step(skill_policy.act(obs, env))
+            steps, done = steps + 1, terminated or truncated
+            dist = float(np.linalg.norm(b.object_pos(target) - goal))
+            if b.held == target:
+                closest = min(closest, dist)
+            elif held:
+                release, release_dist = steps, round(dist, 3)
+        stats = info["episode_stats"]
+        row = {
+            "k": k,
+            "ok": stats.get("success", 0.0) > 0.5,
+            "causes": failure_causes(stats),
+            "steps": steps,
+            "closest_held": round(closest, 3),
+            "release": release,
+            "release_dist": release_dist,
+            "end_dist": round(float(np.linalg.norm(b.object_pos(target) - goal)), 3),
+            "held_end": b.held == target,
+            "ee_rest": round(float(ee_rest_dist(b)), 3),
+        }
+        print(json.dumps(row), flush=True)
+    env.close()
+
+
+def timeout_kind(r: dict) -> str:
+    if r["held_end"]:
+        return "never let go, within 0.15 m" if r["closest_held"] < GOAL_TOL else "never let go, away"
+    if r["end_dist"] >= GOAL_TOL:
+        return "let go at the goal, moved off"
+    return "at the goal, arm not at rest"
+
+
+def summary(paths: list[str]) -> None:
+    for path in paths:
+        rows = [json.loads(line) for line in open(path)]
+        causes = Counter(c for r in rows for c in r["causes"])
+        kinds = Counter(timeout_kind(r) for r in rows if "timeout" in r["causes"])
+        print(f"{path}: {sum(r['ok'] for r in rows)} of {len(rows)}; failures {dict(causes)}")
+        print(f"  timeouts: {dict(kinds.most_common())}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--summary":
+        summary(sys.argv[2:])
+    else:
+        trace(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200)
