@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
@@ -84,17 +85,23 @@ def timeout_kind(r: dict) -> str:
     return "never within 0.15 m"
 
 
-def summary(paths: list[str]) -> None:
+def summary(paths: list[str], kind: Callable[[dict], str]) -> None:
+    """Each file's outcomes and failure causes, and its timeouts sorted by `kind`."""
     for path in paths:
         rows = [json.loads(line) for line in open(path)]
         causes = Counter(c for r in rows for c in r["causes"])
-        kinds = Counter(timeout_kind(r) for r in rows if "timeout" in r["causes"])
+        kinds = Counter(kind(r) for r in rows if "timeout" in r["causes"])
         print(f"{path}: {sum(r['ok'] for r in rows)} of {len(rows)}; failures {dict(causes)}")
         print(f"  timeouts: {dict(kinds.most_common())}")
 
 
-if __name__ == "__main__":
-    if sys.argv[1] == "--summary":
-        summary(sys.argv[2:])
+def main(argv: list[str], trace: Callable[[str, int], None], kind: Callable[[dict], str]) -> None:
+    """`<policy> [episodes]` traces; `--summary <files>` sorts the traced timeouts."""
+    if argv[0] == "--summary":
+        summary(argv[1:], kind)
     else:
-        trace(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+        trace(argv[0], int(argv[1]) if len(argv) > 1 else 200)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:], trace, timeout_kind)

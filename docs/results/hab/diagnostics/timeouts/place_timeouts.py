@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 
 import numpy as np
+from pick_timeouts import main  # beside this file
 
 from skills.evaluate import EVAL_SEED, failure_causes, load
 from skills.registry import make_env
@@ -80,17 +80,5 @@ def timeout_kind(r: dict) -> str:
     return "at the goal, arm not at rest"
 
 
-def summary(paths: list[str]) -> None:
-    for path in paths:
-        rows = [json.loads(line) for line in open(path)]
-        causes = Counter(c for r in rows for c in r["causes"])
-        kinds = Counter(timeout_kind(r) for r in rows if "timeout" in r["causes"])
-        print(f"{path}: {sum(r['ok'] for r in rows)} of {len(rows)}; failures {dict(causes)}")
-        print(f"  timeouts: {dict(kinds.most_common())}")
-
-
 if __name__ == "__main__":
-    if sys.argv[1] == "--summary":
-        summary(sys.argv[2:])
-    else:
-        trace(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+    main(sys.argv[1:], trace, timeout_kind)
