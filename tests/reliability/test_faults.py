@@ -55,6 +55,7 @@ def test_frozen_worker_is_reported_in_ver_mode(tmp_path: Path) -> None:
     with pytest.raises(WorkerError) as err:
         train(cfg, [PointFactory(), FreezingFactory(at=5)])
     assert err.value.index == [1] and "alive but silent" in str(err.value)
+    assert "run.resume=true" in str(err.value)  # what to do when the worker was only starved of CPU
     assert (tmp_path / "run" / "checkpoints" / ckpt.LATEST).exists()
 
 

@@ -473,7 +473,8 @@ class ProcessPool:
             raise WorkerError(
                 overdue,
                 f"no reply within {limits[overdue[0]]:.1f} s (engine.step_timeout_s / "
-                f"start_timeout_s): {states} (stopped or stuck)",
+                f"start_timeout_s): {states} (stopped or stuck, or starved of CPU by other work on "
+                "the machine: then resume with run.resume=true and a larger engine.step_timeout_s)",
             )
 
     def _take(self, events: list[tuple[int, int]]) -> list[tuple[int, bytes]]:
