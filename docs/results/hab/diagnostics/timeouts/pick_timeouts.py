@@ -19,23 +19,34 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from skills.evaluate import EVAL_SEED, failure_causes, load
 from skills.registry import make_env
+from tpsrl.engine.inference import single_thread_acting
 
 FIELDS = {"split": "heldout", "spawn_max_dist": 2.0, "max_steps": 300, "force_measure": "peak"}
 PRESSING = 1e3  # N of robot contact force
 
 
-def trace(policy: str, episodes: int) -> None:
+def episodes(policy: str, count: int, task: dict[str, Any]) -> Iterator[tuple[int, Any, Any, Any]]:
+    """(k, env, policy, first observation) for the policy's own task's held-out episodes `EVAL_SEED + k`,
+    the env built with the policy's fields and `task` over them."""
+    single_thread_acting()
     skill_policy, fields = load(policy)
-    env = make_env(skill_policy.skill, **{**fields, **FIELDS})
-    for k in range(episodes):
+    env = make_env(skill_policy.skill, **{**fields, **task})
+    for k in range(count):
         obs, _ = env.reset(seed=EVAL_SEED + k)
         skill_policy.reset(env)
+        yield k, env, skill_policy, obs
+    env.close()
+
+
+def trace(policy: str, count: int) -> None:
+    for k, env, skill_policy, obs in episodes(policy, count, FIELDS):
         b = env.backend
         target = b.spec.targets[0].handle
         start = np.array(b.base_pose[:2])
@@ -68,7 +79,6 @@ def trace(policy: str, episodes: int) -> None:
             "obj_z": round(float(obj[2]), 2),
         }
         print(json.dumps(row), flush=True)
-    env.close()
 
 
 def timeout_kind(r: dict) -> str:

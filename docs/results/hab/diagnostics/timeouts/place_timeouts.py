@@ -19,10 +19,9 @@ import json
 import sys
 
 import numpy as np
-from pick_timeouts import main  # beside this file
+from pick_timeouts import episodes, main  # beside this file
 
-from skills.evaluate import EVAL_SEED, failure_causes, load
-from skills.registry import make_env
+from skills.evaluate import failure_causes
 from skills.terms import ee_rest_dist
 
 FIELDS = {
@@ -37,12 +36,8 @@ FIELDS = {
 GOAL_TOL = 0.15  # m: HAB's place tolerance
 
 
-def trace(policy: str, episodes: int) -> None:
-    skill_policy, fields = load(policy)
-    env = make_env(skill_policy.skill, **{**fields, **FIELDS})
-    for k in range(episodes):
-        obs, _ = env.reset(seed=EVAL_SEED + k)
-        skill_policy.reset(env)
+def trace(policy: str, count: int) -> None:
+    for k, env, skill_policy, obs in episodes(policy, count, FIELDS):
         b = env.backend
         target, goal = b.spec.targets[0].handle, np.array(b.spec.targets[0].goal)
         closest, release, release_dist, steps, done = np.inf, None, None, 0, False
@@ -69,7 +64,6 @@ def trace(policy: str, episodes: int) -> None:
             "ee_rest": round(float(ee_rest_dist(b)), 3),
         }
         print(json.dumps(row), flush=True)
-    env.close()
 
 
 def timeout_kind(r: dict) -> str:
