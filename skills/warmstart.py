@@ -83,8 +83,8 @@ class WarmStartError(ValueError):
     """A checkpoint that cannot give the start point asked for."""
 
 
-def _load(
-    source: str | Path, out: Path, base_movement: bool, nav: bool = False
+def load_source(
+    source: str | Path, out: Path, base_movement: bool = False, nav: bool = False
 ) -> tuple[dict[str, Any], str, dict[str, Any]]:
     """The checkpoint, skill name and full task config of `source` (a manipulation skill, or nav too with
     `nav`; trained with base movement if `base_movement`); refuses an existing `out`."""
@@ -138,7 +138,7 @@ def _action_rows(model: dict[str, torch.Tensor], size: int, source: str | Path) 
             raise WarmStartError(f"{source}: policy parameter {key!r} with {size} action rows not found")
 
 
-def _write(
+def write_derived(
     data: dict[str, Any],
     out: Path,
     source: str | Path,
@@ -189,7 +189,7 @@ def _base_rows(
 def without_base(source: str | Path, out: str | Path) -> Path:
     """Writes the policy of `source` (a skill trained with base movement) without its base outputs."""
     out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=True)
+    data, skill, fields = load_source(source, out, base_movement=True)
     full, _, rows, spaces = _base_rows(skill, fields, target_base=False)
     model = dict(data["model"])
     _action_rows(model, full.size, source)
@@ -204,7 +204,7 @@ def without_base(source: str | Path, out: str | Path) -> Path:
     if policy.get("init_action_mean"):
         policy["init_action_mean"] = [policy["init_action_mean"][i] for i in rows]
     derived = {"derived": "without_base", "kept_action_rows": rows}
-    return _write(
+    return write_derived(
         data,
         out,
         source,
@@ -223,7 +223,7 @@ def with_base(source: str | Path, out: str | Path, base_log_std: float | None = 
     action with zero weights. The written policy acts with its arm and grip as the source did; training teaches it to
     drive. The inverse of `without_base` (whose rows it puts back where the with-base layout has them)."""
     out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=False)
+    data, skill, fields = load_source(source, out, base_movement=False)
     if fields.get("base_movement", True):
         raise WarmStartError(f"{source}: trained with base movement already (skill {skill!r})")
     if base_log_std is not None and not -5.0 <= base_log_std <= 2.0:
@@ -250,7 +250,7 @@ def with_base(source: str | Path, out: str | Path, base_log_std: float | None = 
             mean[i] = value
         policy["init_action_mean"] = mean
     derived = {"derived": "with_base", "source_action_rows": rows}
-    return _write(
+    return write_derived(
         data,
         out,
         source,
@@ -269,7 +269,7 @@ GRIP_HOLD_BIAS, GRIP_HOLD_LOG_STD = 1.0, -1.5
 def hold_grip(source: str | Path, out: str | Path) -> Path:
     """Writes the policy of `source` (a manipulation skill) with its grip output set to hold."""
     out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=False)
+    data, skill, fields = load_source(source, out, base_movement=False)
     env = make_env(skill, **fields)
     try:
         layout = ActionLayout.of(env)
@@ -283,14 +283,14 @@ def hold_grip(source: str | Path, out: str | Path) -> Path:
     model["actor.weight"][row] = 0.0
     model["actor.bias"][row] = GRIP_HOLD_BIAS
     model["log_std"][row] = GRIP_HOLD_LOG_STD
-    return _write(data, out, source, {"derived": "hold_grip", "grip_row": row}, {}, model=model)
+    return write_derived(data, out, source, {"derived": "hold_grip", "grip_row": row}, {}, model=model)
 
 
 def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: str = "flat") -> Path:
     """Writes the policy of `source` (a state-only manipulation skill) with `depth` x `depth` head depth
     added to its observations; the heads ignore the new features until trained (weights 0)."""
     out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=False)
+    data, skill, fields = load_source(source, out, base_movement=False)
     if fields["depth"] or depth < 1:
         raise WarmStartError(
             f"{source}: needs a state-only policy and depth >= 1 (it has depth "
@@ -324,7 +324,7 @@ def with_depth(source: str | Path, out: str | Path, depth: int, image_encoder: s
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    return _write(
+    return write_derived(
         data,
         out,
         source,
@@ -353,7 +353,7 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     out = Path(out)
     if sensor not in SENSOR_FIELDS:
         raise WarmStartError(f"--add-sensor {sensor!r}; accepted: {' | '.join(SENSOR_FIELDS)}")
-    data, skill, fields = _load(source, out, base_movement=True, nav=True)
+    data, skill, fields = load_source(source, out, base_movement=True, nav=True)
     field = SENSOR_FIELDS[sensor]
     if fields.get(field):
         raise WarmStartError(f"{source}: already observes {sensor}")
@@ -383,7 +383,7 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
                 f"({None if src is None else tuple(src.shape)} -> {tuple(new.shape)})"
             )
     spaces = {"observation": space_to_dict(obs_space), "action": space_to_dict(action_space)}
-    return _write(
+    return write_derived(
         data, out, source, {"derived": "with_sensor", "sensor": sensor}, plus, model=model, spaces=spaces
     )
 
@@ -393,7 +393,7 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     columns on it are removed, which is what feeding it its training mean does (its normalised input is
     then 0), and its observations become an explicit list (`skill.observations`) without it."""
     out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=False, nav=True)
+    data, skill, fields = load_source(source, out, base_movement=False, nav=True)
     _mlp_policy(data, source, "--drop-sensor")
     observations, obs_space, _ = _spaces(skill, fields)
     if sensor not in obs_space.spaces or is_image(obs_space[sensor]):
@@ -416,7 +416,7 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     kept_obs = tuple(o for o in observations if o != sensor)
     _, new_space, action_space = _spaces(skill, {**fields, "observations": kept_obs})
     spaces = {"observation": space_to_dict(new_space), "action": space_to_dict(action_space)}
-    return _write(
+    return write_derived(
         data,
         out,
         source,
@@ -432,7 +432,7 @@ def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> P
     (same shape): its normaliser statistics and first-layer columns carry over, so it acts on `new`'s
     readings as it acted on `old`'s. Its observations become an explicit list (`skill.observations`)."""
     out = Path(out)
-    data, skill, fields = _load(source, out, base_movement=False, nav=True)
+    data, skill, fields = load_source(source, out, base_movement=False, nav=True)
     _mlp_policy(data, source, "--rename-sensor")
     observations, obs_space, _ = _spaces(skill, fields)
     if old not in observations or is_image(obs_space[old]):
@@ -456,7 +456,7 @@ def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> P
             value = value[:, order]
         model[key] = value.clone()
     spaces = {"observation": space_to_dict(new_space), "action": space_to_dict(action_space)}
-    return _write(
+    return write_derived(
         data,
         out,
         source,
