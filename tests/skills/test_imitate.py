@@ -44,6 +44,12 @@ def test_record_labels_the_teachers_steps_and_keeps_the_executed_previous_action
         assert off.any() and np.all(episode.label[off, grip] == 0)
         late, _ = record(env, student, teacher, 11, 15, student.keys)
         assert late is not None and np.all(late.label[:15] == 0) and np.all(late.label[15:, others] == 1)
+        # with noise the executed (previous) actions leave the labels, which stay the teacher's own
+        noisy, _ = record(env, student, teacher, 11, None, student.keys, noise=0.3)
+        assert noisy is not None and np.array_equal(noisy.target[0], episode.target[0])
+        executed = noisy.prev_action[1:]
+        assert 0.1 < np.abs(executed - noisy.target[:-1]).mean() < 0.4
+        assert np.all(np.abs(executed) <= 1.0)
     finally:
         env.close()
 
@@ -106,6 +112,8 @@ def test_fit_moves_the_mean_toward_the_labels_and_holds_the_values(tmp_path: Pat
         drift[weight] = last["value"]
         kept = {k: v for k, v in policy.state_dict().items() if k.startswith("obs_norm") or k == "log_std"}
         assert all(torch.equal(v, frozen.state_dict()[k]) for k, v in kept.items())
+        reads = policy.actor_body.core.lstm.weight_ih_l0[:, -policy.action_dim :]
+        assert torch.all(reads == 0)  # blind to its previous action, after every step
     assert drift[1.0] < 0.5 * drift[0.0]  # the value term holds the critic's outputs where they were
 
 
