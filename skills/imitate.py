@@ -7,8 +7,8 @@ episodes (docs/results/hab/diagnostics/timeouts). PPO alone stopped short of 90%
 
 How (DAgger with a teacher that takes over, Ross et al. 2011): round 0 records the teacher acting from
 every episode's start; each later round lets the student act (sampled, as it trains) and hands the episode
-to the teacher at a random step (uniform over the first `--takeover` steps; never while the student holds
-the object, from where the scripted plan does not start), and the teacher plans afresh from the state the
+to the teacher at a random step (uniform over the first `--takeover` steps; only while the student holds
+what the episode started with, the scripted plans' start: pick's empty gripper, place's object), and the teacher plans afresh from the state the
 student left. Only episodes the teacher ends in success are kept; only the teacher's steps are labels, the
 student's steps before them feed the LSTM's memory. After each round the policy is fitted to every label so
 far: the squared error between its mean action, clipped to the action space, and the teacher's action
@@ -81,11 +81,13 @@ def record(
     rng: np.random.Generator | None = None,
 ) -> tuple[Episode | None, bool]:
     """Runs one episode: the teacher from the start (`takeover` None) or from step `takeover` on (the
-    student before it, or to the end while it holds the object). The teacher's steps execute its action
+    student before it, or to the end once what it holds differs from the episode's start: the scripted
+    plans start from there). The teacher's steps execute its action
     plus Gaussian noise of std `noise` (its label stays the clean action). Returns the episode (None when
     the teacher never acted) and whether the episode succeeded."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
+    start_held = env.backend.held  # the scripted plans start from what the episode starts with in hand
     student.reset()
     teaching = takeover is None
     grip = ActionLayout.of(env).slices.get("grip_action")
@@ -95,7 +97,7 @@ def record(
     prev, target, label = [], [], []
     done, t, info = False, 0, {}
     while not done:
-        if not teaching and t >= takeover and env.backend.held is None:
+        if not teaching and t >= takeover and env.backend.held == start_held:
             teacher.reset(env)
             teaching = True
         for k in keys:
@@ -252,6 +254,11 @@ def imitate(
             raise WarmStartError(f"{name}={value}: must be at least 1")
     if not (math.isfinite(noise) and noise >= 0):
         raise WarmStartError(f"noise={noise}: must be a finite number >= 0")
+    if fields.get("arm_control", "joint") != "joint":
+        raise WarmStartError(
+            f"{source}: arm_control={fields['arm_control']!r}; the scripted teachers act with joint deltas "
+            "(arm_control='joint')"
+        )
     teacher = make_scripted(skill)
     single_thread_acting()
     torch.manual_seed(seed)

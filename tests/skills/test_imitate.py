@@ -134,5 +134,7 @@ def test_imitate_writes_a_new_file_with_its_rounds_and_refuses_bad_input(tmp_pat
         imitate(PICK, out, rounds=1, episodes=1)
     with pytest.raises(WarmStartError, match="manipulation skill"):
         imitate(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav.pt")
+    with pytest.raises(WarmStartError, match="arm_control='ee'"):  # the shipped place: end-effector steps
+        imitate(CHECKPOINT_DIR / "place.pt", tmp_path / "place.pt")
     with pytest.raises(WarmStartError, match="LSTM"):
         imitate(MLP_PICK, tmp_path / "mlp.pt")
