@@ -6,23 +6,24 @@ places 197, and between them they solve 49 of the shipped pick's and place's 52 
 episodes (docs/results/hab/diagnostics/timeouts). PPO alone stopped short of 90% for both.
 
 How (DAgger with a teacher that takes over, Ross et al. 2011): round 0 records the teacher acting from
-every episode's start; each later round lets the student act (sampled, as it trains) and hands the episode
-to the teacher at a random step (uniform over the first `--takeover` steps; only while the student holds
-what the episode started with, the scripted plans' start: pick's empty gripper, place's object), and the teacher plans afresh from the state the
-student left. Only episodes the teacher ends in success are kept; only the teacher's steps are labels, the
-student's steps before them feed the LSTM's memory. After each round the policy is fitted to every label so
-far: the squared error between its mean action, clipped to the action space, and the teacher's action
-(outputs already past a bound the teacher sits on cost nothing, so a grip held at +3 stays held; the
-teacher's suction, off until it touches the object, is no label while nothing is held: the student keeps
-its own grip there, on from the start). The teacher's executed actions carry Gaussian noise (`--noise`;
-its labels stay clean), so the labels show the way back from small errors (DART, Laskey et al. 2017), and
-the student is blind to its previous action while fitting (`_blind`). The student's observation
-normaliser is kept, and so are its values: the actor and critic share one trunk,
-and a squared-error term holds the critic's outputs on the recorded steps at what they were before
-fitting, so the PPO fine-tune starts with the critic it had. The written file keeps the student's env steps
-(the teacher's steps are not counted as training) and records the rounds in its provenance.
+every episode's start; each later round lets the student act (sampled, as it trains) and hands the
+episode to the teacher at a random step (uniform over the first `--takeover` steps; only while the
+student holds what the episode started with, the scripted plans' start: pick's empty gripper, place's
+object), and the teacher plans afresh from the state the student left. Only episodes the teacher ends in
+success are kept; only the teacher's steps are labels, the student's steps before them feed the LSTM's
+memory. After each round the policy is fitted to every label so far: the squared error between its mean
+action, clipped to the action space, and the teacher's action (outputs already past a bound the teacher
+sits on cost nothing, so a grip held at +3 stays held; the teacher's suction, off until it touches the
+object, is no label while nothing is held: the student keeps its own grip there, on from the start).
+The teacher's executed actions carry Gaussian noise (`--noise`; its labels stay clean), so the labels
+show the way back from small errors (DART, Laskey et al. 2017), and the student is blind to its previous
+action while fitting (`_blind`). The student's observation normaliser is kept, and so are its values:
+the actor and critic share one trunk, and a squared-error term holds the critic's outputs on the recorded
+steps at what they were before fitting, so the PPO fine-tune starts with the critic it had. The written
+file keeps the student's env steps (the teacher's steps are not counted as training) and records the
+rounds in its provenance.
 
-    python -m skills.imitate skills/checkpoints/pick.pt runs/imitate/pick.pt --rounds 6 --epochs 10 --batch 4 --lr 3e-4
+    python -m skills.imitate skills/checkpoints/pick.pt runs/imitate/pick.pt   # the defaults: the recipe measured
     tpsrl-train skill=pick run.init_from=runs/imitate/pick.pt ppo.lr=1e-4 run.total_steps=1000000
 
 Measured on the pick: docs/results.md (thirty-seventh session); docs/skills.md.
@@ -35,6 +36,7 @@ import copy
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +44,6 @@ from typing import Any
 import numpy as np
 import torch
 
-from tpsrl.engine import checkpoint
 from tpsrl.engine.envs import space_from_dict
 from tpsrl.engine.inference import PolicyRunner, single_thread_acting
 from tpsrl.engine.minibatch import pack
@@ -51,7 +52,7 @@ from tpsrl.engine.policy import ActorCritic, PolicyConfig
 from .policy import ActionLayout
 from .registry import make_env
 from .scripted import make_scripted
-from .warmstart import WarmStartError, load_source, write_derived
+from .warmstart import WarmStartError, load_source, write_derived, written
 
 SEED = (
     5_000_000  # episode seeds of round r are SEED + 100_000 r + k: training layouts, apart from evaluation's
@@ -82,9 +83,9 @@ def record(
 ) -> tuple[Episode | None, bool]:
     """Runs one episode: the teacher from the start (`takeover` None) or from step `takeover` on (the
     student before it, or to the end once what it holds differs from the episode's start: the scripted
-    plans start from there). The teacher's steps execute its action
-    plus Gaussian noise of std `noise` (its label stays the clean action). Returns the episode (None when
-    the teacher never acted) and whether the episode succeeded."""
+    plans start from there). The teacher's steps execute its action plus Gaussian noise of std `noise` (its
+    label stays the clean action). Returns the episode (None when the teacher never acted) and whether the
+    episode succeeded."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     start_held = env.backend.held  # the scripted plans start from what the episode starts with in hand
@@ -228,17 +229,17 @@ def _packed(episodes: list[Episode]) -> tuple[dict[str, torch.Tensor], ...]:
 def imitate(
     source: str | Path,
     out: str | Path,
-    rounds: int = 4,
+    rounds: int = 6,
     episodes: int = 100,
     takeover: int = 100,
-    epochs: int = 8,
-    lr: float = 1e-4,
-    batch: int = 16,
+    epochs: int = 10,
+    lr: float = 3e-4,
+    batch: int = 4,
     value_weight: float = 1.0,
     seed: int = 0,
     noise: float = 0.3,
     blind: bool = True,
-    log: Any = print,
+    log: Callable[[dict[str, Any]], None] = print,
 ) -> Path:
     """Teaches the policy of `source` (a manipulation skill with a scripted controller) by its teacher and
     writes it to `out` (which must not exist). See the module's docstring."""
@@ -263,7 +264,7 @@ def imitate(
     single_thread_acting()
     torch.manual_seed(seed)
     env = make_env(skill, **fields)
-    student, _ = _runner(data, env)
+    student = _runner(data, env)
     policy = student.policy
     frozen = copy.deepcopy(policy).eval()
     low, high = torch.as_tensor(student.low), torch.as_tensor(student.high)
@@ -319,7 +320,7 @@ def imitate(
     return write_derived(data, out, source, derived, {}, model=model)
 
 
-def _runner(data: dict[str, Any], env: Any) -> tuple[PolicyRunner, None]:
+def _runner(data: dict[str, Any], env: Any) -> PolicyRunner:
     obs_space = space_from_dict(data["spaces"]["observation"])
     action_space = space_from_dict(data["spaces"]["action"])
     if action_space.shape != env.action_space.shape:
@@ -332,21 +333,21 @@ def _runner(data: dict[str, Any], env: Any) -> tuple[PolicyRunner, None]:
         raise WarmStartError(
             f"policy.kind {policy.cfg.kind!r}: imitate fits LSTM policies (the shipped pick and place)"
         )
-    return PolicyRunner(policy, action_space, deterministic=False), None
+    return PolicyRunner(policy, action_space, deterministic=False)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.imitate", description=__doc__.split("\n\n")[0])
     parser.add_argument("source", help="checkpoint or run directory of a trained LSTM manipulation skill")
     parser.add_argument("out", help="the policy file to write (must not exist)")
-    parser.add_argument("--rounds", type=int, default=4, help="DAgger rounds; round 0 is the teacher alone")
+    parser.add_argument("--rounds", type=int, default=6, help="DAgger rounds; round 0 is the teacher alone")
     parser.add_argument("--episodes", type=int, default=100, help="episodes per round")
     parser.add_argument(
         "--takeover", type=int, default=100, help="the teacher takes over at a step below this"
     )
-    parser.add_argument("--epochs", type=int, default=8, help="passes over all labels after each round")
-    parser.add_argument("--lr", type=float, default=1e-4)
-    parser.add_argument("--batch", type=int, default=16, help="episodes per gradient step")
+    parser.add_argument("--epochs", type=int, default=10, help="passes over all labels after each round")
+    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--batch", type=int, default=4, help="episodes per gradient step")
     parser.add_argument("--value-weight", type=float, default=1.0, help="weight of holding the values")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -358,8 +359,8 @@ def main(argv: list[str] | None = None) -> int:
         help="keep the LSTM's previous-action input (default: zeroed)",
     )
     args = parser.parse_args(argv)
-    try:
-        path = imitate(
+    return written(
+        lambda: imitate(
             args.source,
             args.out,
             args.rounds,
@@ -373,11 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             args.noise,
             not args.see_previous_action,
         )
-    except (WarmStartError, checkpoint.CheckpointError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    print(f"wrote {path}: train from it with run.init_from={path}")
-    return 0
+    )
 
 
 if __name__ == "__main__":

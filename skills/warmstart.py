@@ -58,6 +58,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -515,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--image-encoder", default="flat", help="encoder of the added depth (default flat)")
     args = parser.parse_args(argv)
-    try:
+
+    def make() -> Path:
         if args.add_depth:
             path = with_depth(args.source, args.out, args.add_depth, args.image_encoder)
         elif args.add_sensor:
@@ -529,6 +531,16 @@ def main(argv: list[str] | None = None) -> int:
             path = with_base(args.source, args.out, args.base_log_std)
         else:
             path = (hold_grip if args.hold_grip else without_base)(args.source, args.out)
+        return path
+
+    return written(make)
+
+
+def written(make: Callable[[], Path]) -> int:
+    """A command line's end: runs `make` (which writes a start point), prints where it is and how to train
+    from it, or the error; the exit status."""
+    try:
+        path = make()
     except (WarmStartError, checkpoint.CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -25,7 +25,7 @@ MLP_PICK = Path(__file__).parents[2] / "docs/results/runs/pick_control/checkpoin
 def _setup(tmp_path: Path, max_steps: int) -> tuple:
     data, skill, fields = load_source(PICK, tmp_path / "unused.pt")
     env = make_env(skill, **{**fields, "max_steps": max_steps})
-    student, _ = _runner(data, env)
+    student = _runner(data, env)
     return env, student, make_scripted(skill)
 
 
