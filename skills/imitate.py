@@ -44,10 +44,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from tpsrl.engine.envs import space_from_dict
-from tpsrl.engine.inference import PolicyRunner, single_thread_acting
+from tpsrl.engine.inference import PolicyRunner, load_policy, single_thread_acting
 from tpsrl.engine.minibatch import pack
-from tpsrl.engine.policy import ActorCritic, PolicyConfig
+from tpsrl.engine.policy import ActorCritic
 
 from .policy import ActionLayout
 from .registry import make_env
@@ -69,6 +68,8 @@ class Episode:
     prev_action: np.ndarray
     target: np.ndarray
     label: np.ndarray
+    held_value: np.ndarray | None = None
+    """The student's normalised values before any fit (`fit` fills it in once)."""
 
 
 def record(
@@ -151,6 +152,11 @@ def fit(
     policy.train()
     if blind:
         _blind(policy)
+    with torch.no_grad():
+        for e in episodes:
+            if e.held_value is None:
+                obs, prev, target, _, mask = _packed([e])
+                e.held_value = frozen.evaluate(obs, prev, target, mask, _zeros(frozen, mask))[1].numpy()
     last: dict[str, float] = {}
     for _ in range(epochs):
         order = torch.randperm(len(episodes), generator=generator).tolist()
@@ -163,9 +169,7 @@ def fit(
             mean = torch.maximum(torch.minimum(policy.actor(core), high), low)
             err = ((mean - target).square() * label).sum() / label.amax(-1).sum().clamp(min=1.0)
             values = _values(policy, core, obs, prev, target, mask)
-            with torch.no_grad():
-                _, old = frozen.evaluate(obs, prev, target, mask, _zeros(frozen, mask))
-            keep = (values - old).square().mean()
+            keep = (values - _gather(chunk, _layout(chunk)[1], lambda e: e.held_value)).square().mean()
             loss = err + value_weight * keep
             optimizer.zero_grad()
             loss.backward()
@@ -212,18 +216,30 @@ def _zeros(policy: ActorCritic, mask: torch.Tensor) -> torch.Tensor:
     return torch.zeros(mask.shape[1], *policy.state_shape())
 
 
-def _packed(episodes: list[Episode]) -> tuple[dict[str, torch.Tensor], ...]:
-    """The episodes' steps in `evaluate`'s packed layout (row-major over the `[L, K]` mask)."""
+def _layout(episodes: list[Episode]) -> tuple[torch.Tensor, torch.Tensor]:
+    """`evaluate`'s packed layout of the episodes: the `[L, K]` mask and, in its row-major order, each
+    step's row in the episodes' concatenation."""
     starts = np.cumsum([0] + [len(e.label) for e in episodes])
     packed = pack([torch.arange(int(starts[i]), int(starts[i + 1])) for i in range(len(episodes))])
     mask = packed.index >= 0
-    rows = packed.index[mask]
+    return mask, packed.index[mask]
 
-    def cat(get: Any) -> torch.Tensor:
-        return torch.as_tensor(np.concatenate([get(e) for e in episodes]))[rows]
 
-    obs = {k: cat(lambda e, k=k: e.obs[k]) for k in episodes[0].obs}
-    return obs, cat(lambda e: e.prev_action), cat(lambda e: e.target), cat(lambda e: e.label), mask
+def _gather(
+    episodes: list[Episode], rows: torch.Tensor, get: Callable[[Episode], np.ndarray]
+) -> torch.Tensor:
+    return torch.as_tensor(np.concatenate([get(e) for e in episodes]))[rows]
+
+
+def _packed(episodes: list[Episode]) -> tuple[dict[str, torch.Tensor], ...]:
+    """The episodes' steps in `evaluate`'s packed layout: observations, previous actions, targets, labels
+    and the mask."""
+    mask, rows = _layout(episodes)
+    obs = {k: _gather(episodes, rows, lambda e, k=k: e.obs[k]) for k in episodes[0].obs}
+    fields = (
+        _gather(episodes, rows, lambda e, f=f: getattr(e, f)) for f in ("prev_action", "target", "label")
+    )
+    return (obs, *fields, mask)
 
 
 def imitate(
@@ -264,7 +280,7 @@ def imitate(
     single_thread_acting()
     torch.manual_seed(seed)
     env = make_env(skill, **fields)
-    student = _runner(data, env)
+    student = _student(source)
     policy = student.policy
     frozen = copy.deepcopy(policy).eval()
     low, high = torch.as_tensor(student.low), torch.as_tensor(student.high)
@@ -320,20 +336,15 @@ def imitate(
     return write_derived(data, out, source, derived, {}, model=model)
 
 
-def _runner(data: dict[str, Any], env: Any) -> PolicyRunner:
-    obs_space = space_from_dict(data["spaces"]["observation"])
-    action_space = space_from_dict(data["spaces"]["action"])
-    if action_space.shape != env.action_space.shape:
+def _student(source: str | Path) -> PolicyRunner:
+    """The policy of `source` acting with sampled actions; refuses a feed-forward one."""
+    runner, _ = load_policy(source)
+    if not runner.policy.recurrent:
         raise WarmStartError(
-            f"the policy acts in {action_space.shape} but the env's actions are {env.action_space.shape}"
+            f"policy.kind {runner.policy.cfg.kind!r}: imitate fits LSTM policies (the shipped pick and place)"
         )
-    policy = ActorCritic(obs_space, action_space.shape[0], PolicyConfig(**data["config"]["policy"]))
-    policy.load_state_dict(data["model"])
-    if not policy.recurrent:
-        raise WarmStartError(
-            f"policy.kind {policy.cfg.kind!r}: imitate fits LSTM policies (the shipped pick and place)"
-        )
-    return PolicyRunner(policy, action_space, deterministic=False)
+    runner.deterministic = False
+    return runner
 
 
 def main(argv: list[str] | None = None) -> int:

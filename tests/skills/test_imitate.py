@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from skills.imitate import Episode, _packed, _runner, _zeros, fit, imitate, record
+from skills.imitate import Episode, _packed, _student, _zeros, fit, imitate, record
 from skills.policy import ActionLayout
 from skills.registry import make_env
 from skills.scripted import make_scripted
@@ -23,9 +23,9 @@ MLP_PICK = Path(__file__).parents[2] / "docs/results/runs/pick_control/checkpoin
 
 
 def _setup(tmp_path: Path, max_steps: int) -> tuple:
-    data, skill, fields = load_source(PICK, tmp_path / "unused.pt")
+    _, skill, fields = load_source(PICK, tmp_path / "unused.pt")
     env = make_env(skill, **{**fields, "max_steps": max_steps})
-    student = _runner(data, env)
+    student = _student(PICK)
     return env, student, make_scripted(skill)
 
 
