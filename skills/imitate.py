@@ -115,8 +115,9 @@ def record(
             clean = action = own
         target.append(clean)
         weight = np.full(clean.shape, float(teaching), np.float32)
-        if grip is not None and env.backend.held is None and float(clean[grip][0]) <= 0.0:
-            weight[grip] = 0.0  # when to switch the suction on is the student's (its own grip stays on)
+        pick = start_held is None and env.backend.held is None
+        if grip is not None and pick and float(clean[grip][0]) <= 0.0:
+            weight[grip] = 0.0  # when a pick switches the suction on is the student's (its grip stays on)
         label.append(weight)
         obs, _, terminated, truncated, info = env.step(action)
         done, t = terminated or truncated, t + 1
@@ -271,11 +272,6 @@ def imitate(
             raise WarmStartError(f"{name}={value}: must be at least 1")
     if not (math.isfinite(noise) and noise >= 0):
         raise WarmStartError(f"noise={noise}: must be a finite number >= 0")
-    if fields.get("arm_control", "joint") != "joint":
-        raise WarmStartError(
-            f"{source}: arm_control={fields['arm_control']!r}; the scripted teachers act with joint deltas "
-            "(arm_control='joint')"
-        )
     teacher = make_scripted(skill)
     single_thread_acting()
     torch.manual_seed(seed)

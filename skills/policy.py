@@ -70,11 +70,14 @@ class ActionLayout:
         grip: float = -1.0,
         base: np.ndarray | None = None,
         stop: bool = False,
+        arm_ee: np.ndarray | None = None,
     ) -> np.ndarray:
-        """A flat action; components missing from the layout are dropped (e.g. base with base off)."""
+        """A flat action; components missing from the layout are dropped (e.g. base with base off, `arm`
+        where the arm takes end-effector steps `arm_ee`)."""
         a = np.zeros(self.size, np.float32)
         parts = {
             "arm_action": arm,
+            "arm_ee_action": arm_ee,
             "grip_action": np.array([grip]),
             "base_velocity": base,
             "rearrange_stop": np.array([1.0 if stop else -1.0]),

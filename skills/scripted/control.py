@@ -19,7 +19,7 @@ from skills.policy import ActionLayout
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.navigation import turn_command
 from tpsrl.sim.mujoco.robot import ARM_JOINTS, ARM_ROLL, REST_QPOS
-from tpsrl.sim.mujoco.sim import ARM_SCALE
+from tpsrl.sim.mujoco.sim import ARM_SCALE, EE_SCALE
 from tpsrl.sim.sensors import REST_EE, base_to_world
 
 from .clearance import (
@@ -123,9 +123,26 @@ class Robot:
         err[ARM_ROLL] = (err[ARM_ROLL] + math.pi) % (2 * math.pi) - math.pi
         return np.clip(err / ARM_SCALE, -1.0, 1.0)
 
+    def ee_step(self, arm: np.ndarray) -> np.ndarray:
+        """The end-effector action nearest the joint action `arm`, for an env whose arm takes end-effector
+        steps (`arm_control='ee'`): the grip site's displacement that the joint targets' change would make
+        (its position Jacobian times the change), in the base frame and units of EE_SCALE, scaled as a
+        whole into [-1, 1]. The arm's turn about the grip (levelling a held object) has no counterpart,
+        and the end effector moves at most EE_SCALE per step (the joint actions' IK leads up to ARM_LEAD)."""
+        m, d = self.b.model, self.b.data
+        jacp = np.zeros((3, m.nv))
+        mujoco.mj_jacSite(m, d, jacp, None, self._grip_site)
+        world = jacp[:, self._arm_dof] @ (ARM_SCALE * np.asarray(arm, dtype=np.float64))
+        c, s = math.cos(self.b.base_pose[2]), math.sin(self.b.base_pose[2])
+        v = np.array([c * world[0] + s * world[1], -s * world[0] + c * world[1], world[2]]) / EE_SCALE
+        peak = float(np.abs(v).max())
+        return v / peak if peak > 1.0 else v
+
     def flat(
         self, arm: np.ndarray | None = None, base: np.ndarray | None = None, stop: bool = False
     ) -> np.ndarray:
+        if arm is not None and "arm_ee_action" in self.act.slices:
+            return self.act.make(arm_ee=self.ee_step(arm), grip=self.grip, base=base, stop=stop)
         return self.act.make(arm=arm, grip=self.grip, base=base, stop=stop)
 
 

@@ -54,6 +54,26 @@ def test_record_labels_the_teachers_steps_and_keeps_the_executed_previous_action
         env.close()
 
 
+def test_place_is_taught_through_end_effector_steps_and_its_release_is_a_label(tmp_path: Path) -> None:
+    # The shipped place moves its arm by end-effector steps; the scripted place's joint actions become the
+    # nearest of those (skills.scripted.control.Robot.ee_step). Its episodes start holding the object, so
+    # the teacher's suction off (the release) is a label: a student that kept its grip on would pick the
+    # object up again.
+    place = CHECKPOINT_DIR / "place.pt"
+    _, skill, fields = load_source(place, tmp_path / "unused.pt")
+    assert fields["arm_control"] == "ee"
+    env, student = make_env(skill, **fields), _student(place)
+    try:
+        episode, ok = record(env, student, make_scripted(skill), 5, None, student.keys)
+    finally:
+        env.close()
+    grip = ActionLayout.of(env).slices["grip_action"].start
+    assert ok and episode is not None and episode.target.shape[1] == 6  # 3 EE, grip, 2 base
+    assert np.all(episode.label == 1)
+    released = episode.target[:, grip] <= 0
+    assert released.any() and not released[0]
+
+
 def test_packed_steps_give_the_means_the_policy_acts_with_step_by_step(tmp_path: Path) -> None:
     env, student, teacher = _setup(tmp_path, max_steps=25)
     try:
@@ -134,7 +154,5 @@ def test_imitate_writes_a_new_file_with_its_rounds_and_refuses_bad_input(tmp_pat
         imitate(PICK, out, rounds=1, episodes=1)
     with pytest.raises(WarmStartError, match="manipulation skill"):
         imitate(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav.pt")
-    with pytest.raises(WarmStartError, match="arm_control='ee'"):  # the shipped place: end-effector steps
-        imitate(CHECKPOINT_DIR / "place.pt", tmp_path / "place.pt")
     with pytest.raises(WarmStartError, match="LSTM"):
         imitate(MLP_PICK, tmp_path / "mlp.pt")

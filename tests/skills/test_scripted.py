@@ -60,6 +60,28 @@ def test_scripted_pick_without_base_emits_arm_and_grip_only() -> None:
         obs, *_ = env.step(a)
 
 
+def test_scripted_place_acts_through_end_effector_steps() -> None:
+    # The shipped place moves its arm by end-effector steps (arm_control='ee'); skills.imitate teaches it
+    # by the scripted place, whose joint actions become the nearest end-effector steps.
+    from skills.registry import make_env
+
+    left = {}
+    for control in ("joint", "ee"):  # the end-effector env last: its action and rollouts are checked
+        env = make_env("place", arm_control=control)
+        env.reset(seed=0)
+        r = Robot(env)
+        target = env.backend.ee_pos_world + np.array([0.0, 0.0, 0.05])
+        a = r.flat(r.arm_to(target))
+        assert a.shape == env.action_space.shape
+        for _ in range(10):
+            env.step(r.flat(r.arm_to(target)))
+        left[control] = float(np.linalg.norm(target - env.backend.ee_pos_world))
+    assert a[2] > 0.1 and np.abs(a[:2]).max() < 0.5 * a[2]  # its step is up
+    assert left["ee"] < 0.025 and abs(left["ee"] - left["joint"]) < 0.005, left  # as fast as the joints
+    outs = [rollout(env, make_scripted("place"), seed=s) for s in range(3)]
+    assert sum(o.success for o in outs) >= 2, [(o.layout, o.steps, o.info) for o in outs]
+
+
 def test_place_crossing_height_takes_a_goal_without_a_receptacle() -> None:
     # The chain grounds place for an object that is no episode target (a held non-target object put down
     # after a replan) with goal_receptacle None; this raised AttributeError and ended a whole evaluation.
