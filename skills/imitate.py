@@ -14,19 +14,23 @@ success are kept; only the teacher's steps are labels, the student's steps befor
 memory. After each round the policy is fitted to every label so far: the squared error between its mean
 action, clipped to the action space, and the teacher's action (outputs already past a bound the teacher
 sits on cost nothing, so a grip held at +3 stays held; the teacher's suction, off until it touches the
-object, is no label while nothing is held: the student keeps its own grip there, on from the start).
+object, is no label while a pick holds nothing: the student keeps its own grip there, on from the start; a
+place's release is a label).
 The teacher's executed actions carry Gaussian noise (`--noise`; its labels stay clean), so the labels
 show the way back from small errors (DART, Laskey et al. 2017), and the student is blind to its previous
-action while fitting (`_blind`). The student's observation normaliser is kept, and so are its values:
-the actor and critic share one trunk, and a squared-error term holds the critic's outputs on the recorded
-steps at what they were before fitting, so the PPO fine-tune starts with the critic it had. The written
-file keeps the student's env steps (the teacher's steps are not counted as training) and records the
-rounds in its provenance.
+action while fitting (`_blind`). A student whose arm takes end-effector steps (the shipped place) is taught
+the steps the teacher's joint actions would make (`skills.scripted.control.Robot.ee_step`); the scripted
+place releases only a still object, so it needs `--noise 0.1` (3 of 20 placed at 0.3). The student's
+observation normaliser is kept, and so are its values: the actor and critic share one trunk, and a
+squared-error term holds the critic's outputs on the recorded steps at what they were before fitting, so
+the PPO fine-tune starts with the critic it had. The written file keeps the student's env steps (the
+teacher's steps are not counted as training) and records the rounds in its provenance.
 
     python -m skills.imitate skills/checkpoints/pick.pt runs/imitate/pick.pt   # the defaults: the recipe measured
     tpsrl-train skill=pick run.init_from=runs/imitate/pick.pt ppo.lr=1e-4 run.total_steps=1000000
 
-Measured on the pick: docs/results.md (thirty-seventh session); docs/skills.md.
+Measured on the pick and the place: docs/results.md (thirty-seventh and thirty-eighth sessions);
+docs/skills.md.
 """
 
 from __future__ import annotations
