@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from skills.policy import ActionLayout, SkillPolicy
+from skills.registry import make_env
 from skills.scripted import SCRIPTED, make_scripted
 from skills.scripted.control import Robot
 from skills.scripted.doorpath import grid_without, open_parts, plan
@@ -63,8 +64,6 @@ def test_scripted_pick_without_base_emits_arm_and_grip_only() -> None:
 def test_scripted_place_acts_through_end_effector_steps() -> None:
     # The shipped place moves its arm by end-effector steps (arm_control='ee'); skills.imitate teaches it
     # by the scripted place, whose joint actions become the nearest end-effector steps.
-    from skills.registry import make_env
-
     left = {}
     for control in ("joint", "ee"):  # the end-effector env last: its action and rollouts are checked
         env = make_env("place", arm_control=control)
