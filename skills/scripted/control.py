@@ -88,6 +88,12 @@ class Robot:
     def heading_err(self, xy: np.ndarray) -> float:
         return float(turn_command(self.b.base_pose, (float(xy[0]), float(xy[1])))[1])
 
+    def grip_jacobian(self) -> np.ndarray:
+        """[3, 7]: the grip site's world position per radian of each arm joint."""
+        jacp = np.zeros((3, self.b.model.nv))
+        mujoco.mj_jacSite(self.b.model, self.b.data, jacp, None, self._grip_site)
+        return jacp[:, self._arm_dof]
+
     # ---------------------------------------------------------------- actions
     def arm_to(self, world: np.ndarray, max_step: float = ARM_LEAD) -> np.ndarray:
         """Arm action moving the EE (grip site) toward a world point, as fast as the joints allow.
@@ -95,10 +101,8 @@ class Robot:
         Damped least squares on the position Jacobian (as `tpsrl.sim.mujoco.ik`), steered from the joint
         targets so calls do not wind up; scaled as a whole (not clipped per joint) to keep the direction.
         """
-        m, d = self.b.model, self.b.data
-        jacp = np.zeros((3, m.nv))
-        mujoco.mj_jacSite(m, d, jacp, None, self._grip_site)
-        J = jacp[:, self._arm_dof]
+        d = self.b.data
+        J = self.grip_jacobian()
         err = np.asarray(world, dtype=np.float64) - d.site_xpos[self._grip_site]
         n = float(np.linalg.norm(err))
         if n > max_step:
@@ -129,12 +133,9 @@ class Robot:
         (its position Jacobian times the change), in the base frame and units of EE_SCALE, scaled as a
         whole into [-1, 1]. The arm's turn about the grip (levelling a held object) has no counterpart,
         and the end effector moves at most EE_SCALE per step (the joint actions' IK leads up to ARM_LEAD)."""
-        m, d = self.b.model, self.b.data
-        jacp = np.zeros((3, m.nv))
-        mujoco.mj_jacSite(m, d, jacp, None, self._grip_site)
-        world = jacp[:, self._arm_dof] @ (ARM_SCALE * np.asarray(arm, dtype=np.float64))
-        c, s = math.cos(self.b.base_pose[2]), math.sin(self.b.base_pose[2])
-        v = np.array([c * world[0] + s * world[1], -s * world[0] + c * world[1], world[2]]) / EE_SCALE
+        step = self.grip_jacobian() @ (ARM_SCALE * np.asarray(arm, dtype=np.float64))
+        ee = self.b.ee_pos_world
+        v = (self.b.world_to_base(ee + step) - self.b.world_to_base(ee)) / EE_SCALE
         peak = float(np.abs(v).max())
         return v / peak if peak > 1.0 else v
 
