@@ -17,6 +17,13 @@ distribution in training (pick from the open fridge, where the shipped pick fail
     python -m skills.starts --task pick --set "receptacles=('fridge',)" --split train --episodes 1000 \
         --out docs/results/starts/pick_fridge_train.json
 
+A bank may keep only the task episodes a policy fails (acting on its mean, as evaluated): training then
+returns to the starts where the policy is weakest, as prioritized level replay does (Jiang et al., 2021),
+with the rest of its episodes still drawn from the task:
+
+    python -m skills.starts --task pick --set near_furniture_prob=0.5 --set spawn_clearance=0.32 \
+        --split train --episodes 2400 --failures-of skills/checkpoints/pick.pt --out runs/pick_failed.json
+
 A bank only holds layouts of the split it was recorded on, and the place task refuses a bank with a
 layout outside its own split, so held-out layouts are never trained on.
 """
@@ -213,6 +220,18 @@ def task_episodes(
         env.close()
 
 
+def failed_episodes(
+    policy: str, specs: list[EpisodeSpec], split: str
+) -> tuple[list[EpisodeSpec], dict[str, Any]]:
+    """The episodes of `specs` (of `split`) that `policy` fails acting on its mean, in order, and counts
+    (episodes, failed, the failures' causes)."""
+    from .evaluate import evaluate  # it imports this module
+
+    result = evaluate(policy, len(specs), split, specs=specs)
+    kept = [s for s, ok in zip(specs, result.outcomes, strict=True) if not ok]
+    return kept, {"episodes": len(specs), "failed": len(kept), "causes": result.failures}
+
+
 def bank_skill(spec: EpisodeSpec) -> str | None:
     """The skill whose episode `spec` is: nav_to_obj (it has a nav goal), place (it starts holding its
     target), pick (holding nothing), None (neither: no target, or another object held)."""
@@ -301,6 +320,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FIELD=VALUE",
         help="a task config field for --task (e.g. \"receptacles=('fridge',)\"), repeatable",
     )
+    parser.add_argument(
+        "--failures-of",
+        metavar="POLICY",
+        help="with --task: keep only the episodes this policy (of that skill) fails, acting on its mean",
+    )
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
     if args.episodes < 1:
@@ -312,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     split_layouts(args.split)
     if args.set and args.task is None:
         parser.error("--set: task fields need --task")
+    if args.failures_of is not None and args.task is None:
+        parser.error(f"--failures-of: {args.failures_of} is run on a skill's own task episodes; give --task")
     single_thread_acting()
     t0 = time.perf_counter()
     if args.task is not None:
@@ -336,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: float) -> int:
-    from .evaluate import task_overrides  # it imports this module
+    from .evaluate import StartBankError, TaskFieldError, task_overrides  # it imports this module
 
     try:
         fields = task_overrides(args.set)
@@ -346,13 +372,33 @@ def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: 
         bank = task_episodes(args.task, args.split, args.episodes, args.seed, **fields)
     except (TypeError, ValueError, SpawnError) as e:
         parser.error(f"--task {args.task} --set {fields}: {e}")
+    what = f"{args.task} episodes ({fields})"
+    extra: dict[str, Any] = {}
+    if args.failures_of is not None:
+        try:
+            bank, extra = failed_episodes(args.failures_of, bank, args.split)
+        except (TaskFieldError, StartBankError) as e:
+            parser.error(f"--failures-of: {e}")
+        if not bank:
+            parser.error(
+                f"--failures-of: {args.failures_of} failed none of {args.episodes} episodes; nothing written"
+            )
+        what += f" that {args.failures_of} fails ({extra['causes']})"
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     save_episodes(args.out, bank)
     seconds = round(time.perf_counter() - t0, 1)
-    print(f"{len(bank)} {args.task} episodes ({fields}) on {args.split} layouts -> {args.out} in {seconds} s")
+    print(f"{len(bank)} of {args.episodes} {what} on {args.split} layouts -> {args.out} in {seconds} s")
     print(
         json.dumps(
-            {"out": args.out, "split": args.split, "task": args.task, "fields": args.set, "kept": len(bank)}
+            {
+                "out": args.out,
+                "split": args.split,
+                "task": args.task,
+                "fields": args.set,
+                "failures_of": args.failures_of,
+                **extra,
+                "kept": len(bank),
+            }
         )
     )
     return 0

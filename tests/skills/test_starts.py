@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -199,3 +200,33 @@ def test_task_episodes_weight_a_part_of_the_task(tmp_path: Path) -> None:
         main(["--set", "receptacles=('fridge',)", "--out", str(tmp_path / "x.json")])  # fields need --task
     with pytest.raises(SystemExit):
         main(["--task", "pick", "--set", "start_bank=x", "--out", str(tmp_path / "y.json")])
+
+
+def test_a_bank_of_failures_keeps_only_the_episodes_the_policy_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "failed.json"
+    weak = "skills/checkpoints/pick_nobase.pt"  # no base: from pick's 2 m spawns it mostly times out
+    assert main(["--task", "pick", "--episodes", "4", "--failures-of", weak, "--out", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    bank = load_bank(str(out), "train", "pick")
+    drawn = task_episodes("pick", "train", 4)
+    assert 0 < len(bank) < 4 and report["failed"] == len(bank) == sum(report["causes"].values())
+    assert bank == [s for s in drawn if s in bank]  # in order, drawn as the task draws them
+    assert evaluate(weak, 1, "train", specs=bank[:1]).outcomes == [False]
+    with pytest.raises(SystemExit):
+        main(["--failures-of", weak, "--out", str(tmp_path / "x.json")])  # needs --task
+    with pytest.raises(SystemExit):  # a place policy on pick episodes
+        main(
+            [
+                "--task",
+                "pick",
+                "--episodes",
+                "1",
+                "--failures-of",
+                "skills/checkpoints/place.pt",
+                "--out",
+                str(tmp_path / "y.json"),
+            ]
+        )
+    assert not (tmp_path / "x.json").exists() and not (tmp_path / "y.json").exists()
