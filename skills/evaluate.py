@@ -33,7 +33,7 @@ from tpsrl.sim.episode import EpisodeSpec
 from .config import EPISODE_SOURCE_FIELDS, task_fields
 from .learned import load_skill_policy
 from .policy import SkillPolicy
-from .registry import make_env
+from .registry import make_config, make_env
 from .scripted import make_scripted
 from .starts import bank_skill, load_bank
 
@@ -107,6 +107,15 @@ def load(policy: str, sample: bool = False, noise_scale: float = 1.0) -> tuple[S
     learned.runner.deterministic = not sample
     learned.runner.noise_scale = noise_scale
     return learned, task_fields(learned.config)
+
+
+def setting_differences(
+    skill: str, a_fields: dict[str, Any], b_fields: dict[str, Any], overrides: dict[str, Any]
+) -> dict[str, tuple[Any, Any]]:
+    """The task settings (`task_fields`, the task's defaults filled in) in which two policies of `skill`,
+    built from their own fields with `overrides` on top, are evaluated differently."""
+    a, b = (task_fields(make_config(skill, **{**f, **overrides})) for f in (a_fields, b_fields))
+    return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
 
 
 def failure_causes(stats: dict[str, float]) -> list[str]:
@@ -284,12 +293,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--set {e}")
         except StartBankError as e:
             parser.error(f"--start-bank: {e}")
+    differ = {}
+    if args.against is not None:
+        differ = setting_differences(a_policy.skill, a_fields, b_fields, overrides)
     if args.against is not None and results[0].episode_set != results[1].episode_set:
-        differ = {
-            k: (a_fields.get(k), b_fields.get(k))
-            for k in a_fields.keys() | b_fields.keys()
-            if a_fields.get(k) != b_fields.get(k)
-        }
         parser.error(
             f"--against: {args.policy} and {args.against} drew different episodes from their own task "
             f"settings (differing: {differ}); give both the same with --set FIELD=VALUE"
@@ -312,7 +319,12 @@ def main(argv: list[str] | None = None) -> int:
             f"paired over the same {a.episodes} episodes: {a.policy} alone succeeded in {gained}, "
             f"{b.policy} alone in {lost}; exact McNemar p = {p:.3f}"
         )
-        out.update(against=asdict(b), gained=gained, lost=lost, mcnemar_p=p)
+        if differ:  # the same episodes, each policy under its own task's rules and sensors
+            print(
+                f"each under its own task settings, which differ: "
+                f"{ {k: list(v) for k, v in differ.items()} } (A, B); --set FIELD=VALUE compares them under one"
+            )
+        out.update(against=asdict(b), gained=gained, lost=lost, mcnemar_p=p, settings_differ=differ)
     if args.json:
         print(json.dumps(out))
     return 0

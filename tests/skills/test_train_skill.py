@@ -176,6 +176,9 @@ def test_evaluate_against_compares_the_same_episodes(
     a, b = record["outcomes"], record["against"]["outcomes"]
     assert len(a) == len(b) == 2 and record["against"]["policy"] == "scripted:pick"
     assert record["gained"] == sum(x and not y for x, y in zip(a, b, strict=True)) and "McNemar" in out
+    differ = record["settings_differ"]  # the run's task and the scripted pick's default task
+    assert all(a != b for a, b in differ.values()) and "near_furniture_prob" not in differ
+    assert ("own task settings" in out) == bool(differ)
     with pytest.raises(SystemExit):
         main([str(pick_run), "--episodes", "1", "--against", "scripted:place"])
     assert "--against" in capsys.readouterr().err
@@ -193,6 +196,15 @@ def test_evaluate_against_refuses_policies_that_drew_other_episodes(
         main([str(pick_run), "--episodes", "1", "--against", "scripted:pick"])
     err = capsys.readouterr().err
     assert "drew different episodes" in err and "near_furniture_prob" in err
+
+
+def test_against_names_the_task_settings_two_policies_are_evaluated_under() -> None:
+    from skills.evaluate import setting_differences
+
+    # a pick trained reading the contacts summed (the legacy force rule) against today's default, peak
+    assert setting_differences("pick", {"force_measure": "sum"}, {}, {}) == {"force_measure": ("sum", "peak")}
+    assert setting_differences("pick", {"force_measure": "sum"}, {}, {"force_measure": "peak"}) == {}
+    assert setting_differences("pick", {"start_bank": "x.json"}, {}, {}) == {}  # not a task setting
 
 
 def test_mcnemar_and_set_values() -> None:
