@@ -362,8 +362,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: float) -> int:
-    from .evaluate import StartBankError, TaskFieldError, task_overrides  # it imports this module
+    from .evaluate import load, task_overrides  # it imports this module
 
+    if args.failures_of is not None:  # checked before the episodes are drawn
+        try:
+            skill = load(args.failures_of)[0].skill
+        except ValueError as e:
+            parser.error(f"--failures-of: {e}")
+        if skill != args.task:
+            parser.error(f"--failures-of: {args.failures_of} is a {skill!r} policy, not a {args.task!r} one")
     try:
         fields = task_overrides(args.set)
     except ValueError as e:
@@ -375,10 +382,7 @@ def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: 
     what = f"{args.task} episodes ({fields})"
     extra: dict[str, Any] = {}
     if args.failures_of is not None:
-        try:
-            bank, extra = failed_episodes(args.failures_of, bank, args.split)
-        except (TaskFieldError, StartBankError) as e:
-            parser.error(f"--failures-of: {e}")
+        bank, extra = failed_episodes(args.failures_of, bank, args.split)
         if not bank:
             parser.error(
                 f"--failures-of: {args.failures_of} failed none of {args.episodes} episodes; nothing written"

@@ -229,4 +229,9 @@ def test_a_bank_of_failures_keeps_only_the_episodes_the_policy_fails(
                 str(tmp_path / "y.json"),
             ]
         )
-    assert not (tmp_path / "x.json").exists() and not (tmp_path / "y.json").exists()
+    with pytest.raises(SystemExit):
+        main(
+            ["--task", "pick", "--failures-of", str(tmp_path / "gone.pt"), "--out", str(tmp_path / "z.json")]
+        )
+    assert "--failures-of" in capsys.readouterr().err
+    assert not any((tmp_path / f).exists() for f in ("x.json", "y.json", "z.json"))
