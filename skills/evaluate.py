@@ -293,9 +293,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--set {e}")
         except StartBankError as e:
             parser.error(f"--start-bank: {e}")
-    differ = {}
-    if args.against is not None:
-        differ = setting_differences(a_policy.skill, a_fields, b_fields, overrides)
+    differ = (
+        {} if args.against is None else setting_differences(a_policy.skill, a_fields, b_fields, overrides)
+    )
     if args.against is not None and results[0].episode_set != results[1].episode_set:
         parser.error(
             f"--against: {args.policy} and {args.against} drew different episodes from their own task "
