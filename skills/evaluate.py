@@ -5,11 +5,13 @@ layouts by default, with a 95% confidence interval on the success rate.
     python -m skills.evaluate runs/skills/pick/learn2/checkpoints/update_000100.pt --json
     python -m skills.evaluate scripted:pick --episodes 50
     python -m skills.evaluate runs/skills/place/new --against skills/checkpoints/place.pt --episodes 200
+    python -m skills.evaluate skills/checkpoints/pick.pt --episodes 200 --seed 1000000,2000000,3000000,4000000
 
 Episodes are drawn from fixed seeds (`EVAL_SEED + k`), so two policies see the same episodes;
 `--against B` evaluates B on them too and compares the two episode by episode (exact McNemar test). A learned
 policy acts deterministically (its mean action) unless `--sample`; `--noise-scale S` samples with S times
-the policy's std.
+the policy's std. `--seed` takes several seeds: `--episodes` from each, each set reported, the interval
+and the paired test over all of them (results.md's "over 800 held-out episodes" are the four sets above).
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import itertools
 import json
 import math
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -107,6 +110,52 @@ def load(policy: str, sample: bool = False, noise_scale: float = 1.0) -> tuple[S
     learned.runner.deterministic = not sample
     learned.runner.noise_scale = noise_scale
     return learned, task_fields(learned.config)
+
+
+def pooled(parts: list[SkillResult]) -> SkillResult:
+    """One policy's results on several episode sets -> one result over all their episodes (outcomes in the
+    sets' order, the interval on the pooled count, the episode digest of the sets' digests in order)."""
+    if len(parts) == 1:
+        return parts[0]
+    n = sum(p.episodes for p in parts)
+    outcomes = [o for p in parts for o in p.outcomes]
+    low, high = wilson_interval(sum(outcomes), n)
+    failures: Counter[str] = Counter()
+    for p in parts:
+        failures.update(p.failures)
+    return replace(
+        parts[0],
+        episodes=n,
+        success=sum(outcomes) / n,
+        ci_low=low,
+        ci_high=high,
+        mean_steps=sum(p.mean_steps * p.episodes for p in parts) / n,
+        mean_return=sum(p.mean_return * p.episodes for p in parts) / n,
+        failures=dict(failures),
+        seconds=sum(p.seconds for p in parts),
+        outcomes=outcomes,
+        episode_set=hashlib.sha1("".join(p.episode_set for p in parts).encode()).hexdigest()[:16],
+    )
+
+
+def seed_list(text: str) -> list[int]:
+    """`--seed`: one seed or several, comma-separated (integers >= 0, each listed once)."""
+    try:
+        seeds = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give integer seeds, comma-separated") from None
+    if min(seeds) < 0 or len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds must be >= 0 and listed once each")
+    return seeds
+
+
+def overlapping_sets(seeds: list[int], episodes: int) -> tuple[int, int] | None:
+    """Two seeds whose sets of `episodes` (seed + k) share episodes, or None."""
+    ordered = sorted(seeds)
+    for a, b in itertools.pairwise(ordered):
+        if b < a + episodes:
+            return a, b
+    return None
 
 
 def setting_differences(
@@ -222,7 +271,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("policy", help="a run directory, a checkpoint file, or scripted:<skill>")
     parser.add_argument("--episodes", type=int, default=100, help="episodes (default 100)")
     parser.add_argument("--split", default="heldout", help="heldout (default) | train")
-    parser.add_argument("--seed", type=int, default=EVAL_SEED, help="seed of the first episode")
+    parser.add_argument(
+        "--seed",
+        type=seed_list,
+        default=[EVAL_SEED],
+        help=f"seed of the first episode (default {EVAL_SEED}); several, comma-separated: --episodes from "
+        "each, pooled",
+    )
     parser.add_argument("--sample", action="store_true", help="sample learned actions (default: the mean)")
     parser.add_argument(
         "--noise-scale",
@@ -263,6 +318,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--noise-scale: {args.noise_scale} scales sampled actions; give --sample too")
     if args.episodes < 1:
         parser.error(f"--episodes: {args.episodes} must be >= 1")
+    if (shared := overlapping_sets(args.seed, args.episodes)) is not None:
+        parser.error(
+            f"--seed: the sets from {shared[0]} and {shared[1]} share episodes ({args.episodes} each)"
+        )
+    if len(args.seed) > 1 and args.start_bank is not None:
+        parser.error("--seed: a start bank's episodes are its own, in order; give one seed with --start-bank")
     try:
         specs = None if args.start_bank is None else load_bank(args.start_bank, args.split)
     except ValueError as e:
@@ -274,25 +335,29 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(
                 f"--against: {args.against} is a {b_policy.skill} policy, {args.policy} a {a_policy.skill}"
             )
-    results = []
+    sets: list[list[SkillResult]] = []
     for policy in policies:
         try:
-            results.append(
-                evaluate(
-                    policy,
-                    args.episodes,
-                    args.split,
-                    args.seed,
-                    sample=args.sample,
-                    specs=specs,
-                    noise_scale=args.noise_scale,
-                    **overrides,
-                )
+            sets.append(
+                [
+                    evaluate(
+                        policy,
+                        args.episodes,
+                        args.split,
+                        seed,
+                        sample=args.sample,
+                        specs=specs,
+                        noise_scale=args.noise_scale,
+                        **overrides,
+                    )
+                    for seed in args.seed
+                ]
             )
         except TaskFieldError as e:
             parser.error(f"--set {e}")
         except StartBankError as e:
             parser.error(f"--start-bank: {e}")
+    results = [pooled(parts) for parts in sets]
     differ = (
         {} if args.against is None else setting_differences(a_policy.skill, a_fields, b_fields, overrides)
     )
@@ -305,13 +370,22 @@ def main(argv: list[str] | None = None) -> int:
     where += "".join(f", {k}={v}" for k, v in overrides.items())
     if args.sample:
         where += ", sampled" + (f" at {args.noise_scale:g} x the std" if args.noise_scale != 1.0 else "")
-    for r in results:
+    if len(args.seed) > 1:
+        where += f", {len(args.seed)} sets of {args.episodes} from seeds {','.join(map(str, args.seed))}"
+    for r, parts in zip(results, sets, strict=True):
+        if len(parts) > 1:
+            each = ", ".join(f"{seed}: {p.success:.1%}" for seed, p in zip(args.seed, parts, strict=True))
+            print(f"{r.policy} on each set: {each}")
         print(
             f"{r.skill} ({r.policy}) on {r.split} layouts{where}: success {r.success:.1%} "
             f"[95% CI {r.ci_low:.1%}, {r.ci_high:.1%}] over {r.episodes} episodes; mean steps {r.mean_steps:.0f}, "
             f"return {r.mean_return:.2f}; failures {r.failures}; trained {r.env_steps_trained} steps"
         )
     out = asdict(results[0])
+    if len(args.seed) > 1:
+        out["sets"] = [
+            {"seed": seed, "success": p.success} for seed, p in zip(args.seed, sets[0], strict=True)
+        ]
     if args.against is not None:
         a, b = results
         gained, lost, p = mcnemar(a.outcomes, b.outcomes)

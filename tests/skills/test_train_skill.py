@@ -198,6 +198,31 @@ def test_evaluate_against_refuses_policies_that_drew_other_episodes(
     assert "drew different episodes" in err and "near_furniture_prob" in err
 
 
+def test_evaluate_pools_episode_sets_from_several_seeds(
+    pick_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skills.evaluate import main
+
+    short = ["--set", "max_steps=15", "--json"]
+    assert main([str(pick_run), "--episodes", "1", "--seed", "1000000,1000001", *short]) == 0
+    out = capsys.readouterr().out
+    two_sets = json.loads(out.strip().splitlines()[-1])
+    one_set = evaluate(str(pick_run), episodes=2, seed=1_000_000, max_steps=15)  # the same two episodes
+    assert two_sets["episodes"] == 2 and two_sets["outcomes"] == one_set.outcomes
+    assert two_sets["mean_return"] == pytest.approx(one_set.mean_return)
+    assert two_sets["failures"] == one_set.failures and two_sets["mean_steps"] == one_set.mean_steps
+    assert [s["seed"] for s in two_sets["sets"]] == [1_000_000, 1_000_001] and "on each set" in out
+    for seeds, message in (
+        ("1000000,1000001", "share episodes"),  # 2 episodes each: 1000001 is in the first set
+        ("5,5", "listed once"),
+        ("1000000,x", "integer seeds"),
+    ):
+        with pytest.raises(SystemExit):
+            main([str(pick_run), "--episodes", "2", "--seed", seeds])
+        err = capsys.readouterr().err
+        assert "--seed" in err and message in err
+
+
 def test_against_names_the_task_settings_two_policies_are_evaluated_under() -> None:
     from skills.evaluate import setting_differences
 
