@@ -161,6 +161,9 @@ def _hydra_task(cfg: DictConfig) -> None:
     except KeyboardInterrupt:
         print("\ntpsrl-train: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
+    if result.stop_signal == signal.SIGTERM:
+        # the checkpoint is written: a late copy of the signal (`timeout` sends two) must not kill the exit
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     print(
         f"tpsrl-train: {result.counters.env_steps} steps, {result.counters.updates} updates; run dir {result.run_dir}"
     )

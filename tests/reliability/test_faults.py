@@ -37,7 +37,7 @@ from tpsrl.engine.rundir import (
     remove_partial_checkpoints,
     remove_stale_temp_dirs,
 )
-from tpsrl.engine.train import train
+from tpsrl.engine.train import StopFlag, train
 from tpsrl.engine.workers import WorkerError
 
 pytestmark = pytest.mark.timeout(300)
@@ -79,6 +79,51 @@ def test_sigterm_of_the_cli_exits_143_with_nothing_lost(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err
     assert "Traceback" not in err
+    updates = _latest(run_dir)["counters"]["updates"]
+    assert metric_updates(run_dir) == list(range(1, updates + 1))
+
+
+def test_a_second_sigterm_is_a_copy_of_the_stop_a_second_ctrl_c_aborts() -> None:
+    flag = StopFlag()
+    flag._handle(signal.SIGTERM, None)
+    flag._handle(signal.SIGTERM, None)  # `timeout`'s copy to the process group: no abort
+    assert flag() and flag.signum == signal.SIGTERM
+    with pytest.raises(KeyboardInterrupt):
+        flag._handle(signal.SIGINT, None)
+
+
+def test_sigterm_as_timeout_sends_it_exits_143_with_nothing_lost(tmp_path: Path) -> None:
+    """coreutils `timeout` signals its command, then the command's process group (the workers too); the
+    trainer can get the two apart. Before the fix such a copy aborted the stop (status 130) or, after
+    the checkpoint, killed the exit (status -15), 3 times out of 3 with this 50 ms gap."""
+    run_dir = tmp_path / "run"
+    args = [
+        *TINY,
+        "engine.serial=false",
+        "engine.start_method=fork",
+        f"run.dir={run_dir}",
+        "run.total_steps=100000000",
+    ]
+    environ = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skills.train", *args],
+        cwd=REPO,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environ,
+        start_new_session=True,
+    )
+    wait_for(lambda: len(metric_updates(run_dir)) >= 2, proc)
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(0.05)
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:  # the whole group already gone: nothing left to test
+        pass
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert "interrupted" not in err and "Traceback" not in err
     updates = _latest(run_dir)["counters"]["updates"]
     assert metric_updates(run_dir) == list(range(1, updates + 1))
 
