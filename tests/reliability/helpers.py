@@ -61,8 +61,11 @@ class PointFactory:
         return PointTargetEnv()
 
 
-def cli(args: list[str], env: dict[str, str] | None = None, cwd: Path = REPO) -> subprocess.Popen:
-    """`tpsrl-train` in a subprocess (stdout and stderr piped, text)."""
+def cli(
+    args: list[str], env: dict[str, str] | None = None, cwd: Path = REPO, new_session: bool = False
+) -> subprocess.Popen:
+    """`tpsrl-train` in a subprocess (stdout and stderr piped, text); `new_session`: in a process group of
+    its own (its pid is the group's), as a shell or `timeout` starts a command."""
     environ = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
     return subprocess.Popen(
         [sys.executable, "-m", "skills.train", *args],
@@ -71,6 +74,7 @@ def cli(args: list[str], env: dict[str, str] | None = None, cwd: Path = REPO) ->
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=environ,
+        start_new_session=new_session,
     )
 
 

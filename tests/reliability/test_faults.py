@@ -104,16 +104,7 @@ def test_sigterm_as_timeout_sends_it_exits_143_with_nothing_lost(tmp_path: Path)
         f"run.dir={run_dir}",
         "run.total_steps=100000000",
     ]
-    environ = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skills.train", *args],
-        cwd=REPO,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=environ,
-        start_new_session=True,
-    )
+    proc = cli(args, new_session=True)
     wait_for(lambda: len(metric_updates(run_dir)) >= 2, proc)
     proc.send_signal(signal.SIGTERM)
     time.sleep(0.05)
