@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from tpsrl.engine import checkpoint
 from tpsrl.engine.inference import single_thread_acting
 from tpsrl.sim.episode import EpisodeSpec
 
@@ -400,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         out.update(against=asdict(b), gained=gained, lost=lost, mcnemar_p=p, settings_differ=differ)
     if args.json:
+        out["code"] = checkpoint.code_version()  # commit and package versions: what a rerun must match
         print(json.dumps(out))
     return 0
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import mujoco
 import numpy as np
 import pytest
 import torch
@@ -46,6 +47,7 @@ def test_checkpoint_records_skill_and_spaces(pick_run: Path) -> None:
     assert data["spaces"]["action"]["shape"] == [8]  # arm 7 + grip 1: no base with base movement off
     (start,) = data["provenance"]  # one start, from this git checkout
     assert len(start["git_commit"]) == 40 and start["env_steps"] == 0 and isinstance(start["dirty"], bool)
+    assert start["packages"]["numpy"] == np.__version__ and start["packages"]["torch"] == torch.__version__
 
 
 def test_load_skill_policy_runs_an_episode(pick_run: Path) -> None:
@@ -156,7 +158,12 @@ def test_evaluate_cli_sets_task_fields(pick_run: Path, capsys: pytest.CaptureFix
 
     assert main([str(pick_run), "--episodes", "1", "--json", "--set", "max_steps=3"]) == 0
     out = capsys.readouterr().out
-    assert "max_steps=3" in out and json.loads(out.strip().splitlines()[-1])["mean_steps"] <= 3
+    record = json.loads(out.strip().splitlines()[-1])
+    assert "max_steps=3" in out and record["mean_steps"] <= 3
+    # what a rerun must match to give the same outcomes: the commit and the versions beside it
+    assert (
+        len(record["code"]["git_commit"]) == 40 and record["code"]["packages"]["mujoco"] == mujoco.__version__
+    )
     for bad in ("bogus=1", "max_steps", "start_bank=x.json"):
         with pytest.raises(SystemExit):
             main([str(pick_run), "--episodes", "1", "--set", bad])

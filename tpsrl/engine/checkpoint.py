@@ -127,9 +127,29 @@ def curve_behind(data: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+VERSIONED_PACKAGES = ("torch", "numpy", "mujoco", "gymnasium-robotics")
+
+
+def package_versions() -> dict[str, str | None]:
+    """Python's version and those of the packages a run's or an evaluation's numbers hang on beside the code
+    (None: not installed). `pyproject.toml` gives ranges, so two installs of one commit can differ: one
+    held-out episode of the shipped place changed outcome between two sessions' fresh environments."""
+    import platform
+    from importlib import metadata
+
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in VERSIONED_PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
 def code_version(cwd: Path | None = None) -> dict[str, Any]:
     """Where this process's code comes from: the git commit of the working tree that holds this file (and
-    whether it has uncommitted changes), or None outside a git checkout. Best effort, never raises."""
+    whether it has uncommitted changes), or None outside a git checkout, and `package_versions()`. Best
+    effort, never raises."""
     import subprocess
     import time
 
@@ -138,6 +158,7 @@ def code_version(cwd: Path | None = None) -> dict[str, Any]:
         "git_commit": None,
         "dirty": None,
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "packages": package_versions(),
     }
     try:
         run = lambda *a: subprocess.run(["git", *a], cwd=here, capture_output=True, text=True, timeout=5)  # noqa: E731
