@@ -132,8 +132,9 @@ VERSIONED_PACKAGES = ("torch", "numpy", "mujoco", "gymnasium-robotics")
 
 def package_versions() -> dict[str, str | None]:
     """Python's version and those of the packages a run's or an evaluation's numbers hang on beside the code
-    (None: not installed). `pyproject.toml` gives ranges, so two installs of one commit can differ: one
-    held-out episode of the shipped place changed outcome between two sessions' fresh environments."""
+    (None: not installed). `pyproject.toml` gives ranges, so two installs of one commit can differ (one
+    held-out episode of the shipped place changed outcome between two sessions' fresh installs, whose
+    versions were not recorded then)."""
     import platform
     from importlib import metadata
 
