@@ -10,7 +10,7 @@ $(BIN)/activate:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev]' -c constraints.txt
 
 install: $(BIN)/activate
 
