@@ -37,7 +37,16 @@ from tpsrl.engine.buffer import Rollout, RolloutBuffer
 from tpsrl.engine.collector import CollectStats, EngineConfig
 from tpsrl.engine.envs import EnvFactory
 from tpsrl.engine.policy import ActorCritic, NumpyActing, PolicyConfig
-from tpsrl.engine.workers import Command, EnvRunner, ProcessPool, Reply, command, decode, worker_groups
+from tpsrl.engine.workers import (
+    Command,
+    EnvRunner,
+    ProcessPool,
+    Reply,
+    WorkerError,
+    command,
+    decode,
+    worker_groups,
+)
 
 _STEP = bytes([Command.STEP])
 _VERSION, _CLAIMED, _TARGET = 0, 1, 2  # fields of the control block
@@ -321,8 +330,16 @@ class ActingCollector:
         self.control[_VERSION] += 1
 
     def _start(self) -> None:
-        with self.shared.lock:
+        if not self.shared.lock.acquire(timeout=self.cfg.step_timeout_s):
+            raise WorkerError(
+                list(range(self.cfg.num_envs)),
+                f"the workers' shared step counter stayed locked for {self.cfg.step_timeout_s:.0f} s "
+                "(engine.step_timeout_s): a worker died holding it",
+            )
+        try:
             self.control[_CLAIMED], self.control[_TARGET] = 0, self.target
+        finally:
+            self.shared.lock.release()
         for first in self.firsts:
             self.pool.send(first, bytes([Command.COLLECT]))
         self.running = True
@@ -396,6 +413,11 @@ class ActingCollector:
         return rollout
 
     def close(self) -> None:
-        with self.shared.lock:  # workers mid-rollout stop at their next claim
-            self.control[_TARGET] = self.control[_CLAIMED]
+        # A worker killed inside the lock (a stop signal sent to the whole process group) leaves it held
+        # forever: not waited on, as the pool ends its workers anyway.
+        if self.shared.lock.acquire(timeout=1.0):
+            try:
+                self.control[_TARGET] = self.control[_CLAIMED]  # workers mid-rollout stop at their next claim
+            finally:
+                self.shared.lock.release()
         self.pool.close()

@@ -43,6 +43,7 @@ from tpsrl.engine.policy import ActorCritic
 from tpsrl.engine.ppo import PPO
 from tpsrl.engine.rundir import RunDirError as RunDirError  # re-exported: raised by train()
 from tpsrl.engine.rundir import claim_run_dir, use_run_temp_dir
+from tpsrl.engine.workers import WorkerError
 
 
 def changed_since(saved: dict[str, Any], now: dict[str, Any]) -> list[str]:
@@ -372,7 +373,14 @@ def _loop(cfg: TrainConfig, trainer: Trainer, stop: StopFlag) -> TrainResult:
             resume_update=resume_update,
         )
         while trainer.counters.env_steps < cfg.run.total_steps and not stop():
-            metrics = trainer.step(stop)
+            try:
+                metrics = trainer.step(stop)
+            except WorkerError:
+                if not stop():
+                    raise
+                # A stop signal sent to the whole process group (`timeout`, Slurm) ends the workers too
+                # (and the forkserver: its workers then read as exit code 255): that is the stop.
+                break
             if metrics is None:
                 break
             result.history.append(metrics)
