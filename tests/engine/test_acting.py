@@ -4,6 +4,7 @@ bootstrapped), both variants learn, and misuse and failures are reported."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,7 @@ def make(
         rollout_steps=t,
         envs_per_worker=per_worker,
         act_in_workers=True,
-        step_timeout_s=30.0,
-        **engine,
+        **{"step_timeout_s": 30.0, **engine},
     )  # type: ignore[arg-type]
     return ActingCollector(
         cfg, [counter7] * n, policy, obs_space, act, device=torch.device("cpu"), seed=0, gamma=0.9, lam=0.8
@@ -132,6 +132,21 @@ def test_a_raising_env_stops_the_run_with_its_traceback(tmp_path: Path) -> None:
     with pytest.raises(WorkerError) as err:
         train(cfg, [counter, crash])
     assert err.value.index == 1 and "boom from CrashEnv" in str(err.value)
+
+
+def test_a_step_counter_left_locked_by_a_dead_worker_is_reported_and_not_waited_on_at_close() -> None:
+    """A worker killed inside the shared counter's lock (a stop signal to the whole process group) leaves
+    it held: the next rollout reports it after engine.step_timeout_s, and close does not wait on it."""
+    c = make(step_timeout_s=0.5)
+    try:
+        assert c.collect() is not None
+        assert c.shared.lock.acquire(timeout=5.0)  # held here as a killed worker would leave it
+        with pytest.raises(WorkerError, match="stayed locked"):
+            c.collect()
+    finally:
+        t0 = time.monotonic()
+        c.close()
+        assert time.monotonic() - t0 < 20.0
 
 
 @pytest.mark.parametrize("kind", ["lstm", "mlp"])
