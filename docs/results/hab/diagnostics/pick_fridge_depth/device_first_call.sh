@@ -1,4 +1,5 @@
 #!/bin/bash
+# .dev/ws/pick_depth16.pt: python -m skills.warmstart skills/checkpoints/pick.pt .dev/ws/pick_depth16.pt --add-depth 16
 # Four pick fine-tunes aimed at the fridge, four cores each, then their held-out evaluations (forty-second session).
 B=docs/results/starts
 FF=$B/pick_fridge_train.json,$B/pick_failed2_train.json

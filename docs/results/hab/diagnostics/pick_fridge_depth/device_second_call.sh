@@ -1,4 +1,5 @@
 #!/bin/bash
+# .dev/ws/pick_depth16.pt: python -m skills.warmstart skills/checkpoints/pick.pt .dev/ws/pick_depth16.pt --add-depth 16
 B=docs/results/starts
 FF="'$B/pick_fridge_train.json,$B/pick_failed2_train.json'"
 D="run.init_from=.dev/ws/pick_depth16.pt skill.depth=16 policy.image_encoder=flat ppo.obs_stats_until=500000"

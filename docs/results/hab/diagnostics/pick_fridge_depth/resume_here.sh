@@ -1,4 +1,5 @@
 #!/bin/bash
+# .dev/ws/pick_depth16.pt: python -m skills.warmstart skills/checkpoints/pick.pt .dev/ws/pick_depth16.pt --add-depth 16
 # Resume the four device runs to 1.2M steps here, two at a time (same overrides + run.resume=true).
 source .venv/bin/activate
 B=docs/results/starts
