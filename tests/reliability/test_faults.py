@@ -93,10 +93,14 @@ def test_a_second_sigterm_is_a_copy_of_the_stop_a_second_ctrl_c_aborts() -> None
 
 
 @pytest.mark.parametrize(
-    ("start_method", "gap", "act_in_workers"), [("fork", 0.05, False), ("forkserver", 0.0, True)]
+    ("gap", "engine"),
+    [
+        (0.05, ["engine.start_method=fork"]),
+        (0.0, ["engine.start_method=forkserver", "engine.act_in_workers=true", "engine.rollout_steps=4096"]),
+    ],
 )
 def test_sigterm_as_timeout_sends_it_exits_143_with_nothing_lost(
-    tmp_path: Path, start_method: str, gap: float, act_in_workers: bool
+    tmp_path: Path, gap: float, engine: list[str]
 ) -> None:
     """coreutils `timeout` signals its command, then the command's process group (the workers too); the
     trainer can get the two apart. Before the fix such a copy aborted the stop (status 130) or, after
@@ -107,9 +111,7 @@ def test_sigterm_as_timeout_sends_it_exits_143_with_nothing_lost(
     args = [
         *TINY,
         "engine.serial=false",
-        f"engine.start_method={start_method}",
-        f"engine.act_in_workers={str(act_in_workers).lower()}",
-        "engine.rollout_steps=4096",
+        *engine,
         f"run.dir={run_dir}",
         "run.total_steps=100000000",
     ]

@@ -24,7 +24,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import pickle
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,18 @@ from tpsrl.engine.workers import (
 
 _STEP = bytes([Command.STEP])
 _VERSION, _CLAIMED, _TARGET = 0, 1, 2  # fields of the control block
+
+
+@contextmanager
+def held(lock: Any, timeout_s: float) -> Iterator[bool]:
+    """`lock` held inside if it could be taken within `timeout_s` (yields whether it was): a process killed
+    while holding a multiprocessing lock never releases it."""
+    got = lock.acquire(timeout=timeout_s)
+    try:
+        yield got
+    finally:
+        if got:
+            lock.release()
 
 
 def row_spec(obs_space: gym.spaces.Dict, action_dim: int, state_shape: tuple[int, ...]) -> shm.ShmSpec:
@@ -330,16 +343,14 @@ class ActingCollector:
         self.control[_VERSION] += 1
 
     def _start(self) -> None:
-        if not self.shared.lock.acquire(timeout=self.cfg.step_timeout_s):
-            raise WorkerError(
-                list(range(self.cfg.num_envs)),
-                f"the workers' shared step counter stayed locked for {self.cfg.step_timeout_s:.0f} s "
-                "(engine.step_timeout_s): a worker died holding it",
-            )
-        try:
+        with held(self.shared.lock, self.cfg.step_timeout_s) as got:
+            if not got:
+                raise WorkerError(
+                    list(range(self.cfg.num_envs)),
+                    f"the workers' shared step counter stayed locked for {self.cfg.step_timeout_s:.0f} s "
+                    "(engine.step_timeout_s): a worker died holding it",
+                )
             self.control[_CLAIMED], self.control[_TARGET] = 0, self.target
-        finally:
-            self.shared.lock.release()
         for first in self.firsts:
             self.pool.send(first, bytes([Command.COLLECT]))
         self.running = True
@@ -415,9 +426,7 @@ class ActingCollector:
     def close(self) -> None:
         # A worker killed inside the lock (a stop signal sent to the whole process group) leaves it held
         # forever: not waited on, as the pool ends its workers anyway.
-        if self.shared.lock.acquire(timeout=1.0):
-            try:
+        with held(self.shared.lock, 1.0) as got:
+            if got:
                 self.control[_TARGET] = self.control[_CLAIMED]  # workers mid-rollout stop at their next claim
-            finally:
-                self.shared.lock.release()
         self.pool.close()
