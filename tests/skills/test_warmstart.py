@@ -46,7 +46,8 @@ def test_without_base_keeps_arm_and_grip_rows_and_the_rest(tmp_path: Path) -> No
     assert cut["provenance"][-1]["derived"] == "without_base"
     # It runs in the no-base env, and acts there as the source does with its arm and grip.
     policy = load_skill_policy(out)
-    env = make_env("pick", base_movement=False, split="heldout")
+    depth = cut["meta"]["skill_config"]["depth"]  # the shipped pick sees head depth (forty-third session)
+    env = make_env("pick", base_movement=False, split="heldout", depth=depth)
     obs, _ = env.reset(seed=0)
     policy.reset(env)
     assert policy.act(obs, env).shape == (8,)
@@ -125,7 +126,7 @@ def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
     assert torch.equal(w[:7], before["model"]["actor.weight"][:7])
     assert held["spaces"] == before["spaces"] and held["provenance"][-1]["derived"] == "hold_grip"
     policy = load_skill_policy(tmp_path / "held.pt")
-    env = make_env("pick", base_movement=False, split="heldout")
+    env = make_env("pick", base_movement=False, split="heldout", depth=policy.config.depth)
     obs, _ = env.reset(seed=1)
     policy.reset(env)
     assert all(policy.act(obs, env)[7] > 0.9 for _ in range(3))  # holds whatever it sees
@@ -134,13 +135,14 @@ def test_hold_grip_sets_the_grip_output_alone(tmp_path: Path) -> None:
 
 
 MLP_PLACE = Path(__file__).parents[2] / "docs/results/runs/place_settled_s5/place.pt"
+STATE_PICK = Path(__file__).parents[2] / "docs/results/runs/pick_hard_s11/pick.pt"  # shipped until 2026-12-04
 
 
 @pytest.mark.parametrize(
     "skill", ["place", "pick"]
-)  # an MLP place (the one shipped until 2026-11-28), an LSTM pick
+)  # an MLP place (the one shipped until 2026-11-28), an LSTM pick (state-only, shipped until 2026-12-04)
 def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path, skill: str) -> None:
-    path = MLP_PLACE if skill == "place" else CHECKPOINT_DIR / f"{skill}.pt"
+    path = MLP_PLACE if skill == "place" else STATE_PICK
     out = with_depth(path, tmp_path / f"{skill}_d16.pt", 16)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"]["depth"] == 16 and data["config"]["policy"]["image_encoder"] == "flat"
