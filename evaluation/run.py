@@ -29,6 +29,7 @@ from evaluation.metrics import EpisodeResult, summarize, summary_table
 from evaluation.policies import CHECKPOINT_DIR, MissingCheckpointError, SkillSources, skill_sources
 from skills.learned import SkillCheckpointError, load_skill_policy
 from tpsrl.engine.inference import single_thread_acting
+from tpsrl.sim.env import RearrangeEnv
 from tpsrl.sim.episode import EpisodeSpec, EpisodeSpecError, load_episodes
 
 __all__ = ["evaluate", "main", "run_directory"]
@@ -46,7 +47,7 @@ class RunDirError(ValueError):
 
 
 # ------------------------------------------------------------------------------------------ workers
-_WORKER: dict[str, Any] = {}
+_WORKER: dict[Any, Any] = {}
 
 
 def _checkpoint_dir(cfg: EvalConfig) -> Path:
@@ -65,6 +66,16 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
 
 
+def _episode_env(kind: str, depth: int) -> RearrangeEnv:
+    """This worker's episode env of `kind` rendering `depth`, made once. Keyed by the depth: a run in the
+    calling process (one process, or one episode) keeps `_WORKER` across runs, and a study's next agent
+    may see head depth where the one before did not."""
+    env = _WORKER.get((kind, depth))
+    if env is None:
+        env = _WORKER[(kind, depth)] = make_episode_env(depth)
+    return env
+
+
 def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
     """One episode in this worker (with a video for the first `videos`)."""
     cfg: EvalConfig = _WORKER["cfg"]
@@ -75,11 +86,9 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
         from evaluation.video import VIDEO_DEPTH, EpisodeRecorder
 
         # A learned skill with depth needs the size it was trained on.
-        env = _WORKER.get("video_env") or make_episode_env(cfg.chain.depth or VIDEO_DEPTH)
-        _WORKER["video_env"], recorder = env, EpisodeRecorder()
+        env, recorder = _episode_env("video_env", cfg.chain.depth or VIDEO_DEPTH), EpisodeRecorder()
     else:
-        env = _WORKER.get("env") or make_episode_env(cfg.chain.depth)
-        _WORKER["env"] = env
+        env = _episode_env("env", cfg.chain.depth)
     result = agent.run(env, spec, cfg.scenario, index, observer=recorder)
     if recorder is not None:
         recorder.write(_WORKER["run_dir"] / "videos" / f"episode_{index:04d}.mp4")

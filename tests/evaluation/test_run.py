@@ -222,3 +222,16 @@ def test_a_learned_skill_with_depth_sets_the_episode_depth(tmp_path, capsys):
         ]
     )
     assert code == 2 and "chain.depth: 64" in capsys.readouterr().err
+
+
+def test_a_run_after_one_without_depth_in_the_same_process_renders_its_depth(tmp_path, capsys):
+    """A study runs its agents one after another; with one process (or one episode) they run in the calling
+    process, whose worker state outlives a run: tp_spa's env without depth must not be reused by an agent
+    whose learned nav sees head depth (failed with "depth.mode is 'none'" before)."""
+    scripted = "pick,place,open_fridge,close_fridge,open_drawer,close_drawer"
+    short = ["episodes=1", "processes=1", "progress=false", "chain.max_skill_calls=1", "chain.skill_steps=5"]
+    assert run.main(["agent=tp_spa", f"out_dir={tmp_path}/a", *short]) == 0, capsys.readouterr().err
+    nav = f"checkpoints=nav_to_obj:{DEPTH_NAV / 'latest.pt'}"
+    assert run.main(["agent=tp_srl", f"scripted={scripted}", nav, f"out_dir={tmp_path}/b", *short]) == 0, (
+        capsys.readouterr().err
+    )
