@@ -4,12 +4,8 @@
 source .venv/bin/activate
 D=docs/results/hab/diagnostics/pick_fridge_depth
 R=runs/dev/pd_s49_nonav2_s51
-a() { for k in 10 11 12 13 14 15 16 17 18 19; do
-        d=runs/nonav_single/pick_depth_nonav2_s51/seed$k
-        [ -f $d/summary.json ] || tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100 seed=$k processes=1 chain.max_replans=0 \
-          chain.sample_retries=false chain.reapproach_retries=false checkpoints=pick:$R out_dir=$d.tmp progress=false > /dev/null 2>&1 \
-          && mkdir -p $d && mv $d.tmp/*/* $d/ && rm -rf $d.tmp
-      done
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
+a() { nonav pick_depth_nonav2_s51 $R 10 11 12 13 14 15 16 17 18 19
       for s in tidy_house prepare_groceries set_table; do
         tpsrl-eval scenario=$s agent=tp_srl_nonav episodes=100 processes=1 checkpoints=pick:$R out_dir=runs/hab_s51 progress=false > /dev/null 2>&1
       done; }

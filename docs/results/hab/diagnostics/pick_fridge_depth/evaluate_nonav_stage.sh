@@ -3,13 +3,7 @@
 # choice set of nonav_1000/), then s50 and s51 against s49 on the 800 and the fridge episodes.
 source .venv/bin/activate
 D=docs/results/hab/diagnostics/pick_fridge_depth
-nonav() { name=$1; pt=$2; shift 2
-  for k in "$@"; do
-    d=runs/nonav_single/$name/seed$k
-    [ -f $d/summary.json ] || tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100 seed=$k processes=1 chain.max_replans=0 \
-      chain.sample_retries=false chain.reapproach_retries=false checkpoints=pick:$pt out_dir=$d.tmp progress=false > /dev/null 2>&1 \
-      && mkdir -p $d && mv $d.tmp/*/* $d/ && rm -rf $d.tmp
-  done; }
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
 ( nonav pick_depth_nonav_s50 runs/dev/pd_s49_nonav_s50 0 1 2 3 4; nonav pick_depth_fridge_s49 skills/checkpoints/pick.pt 0 1 ) &
 ( nonav pick_depth_nonav2_s51 runs/dev/pd_s49_nonav2_s51 0 1 2 3 4; nonav pick_depth_fridge_s49 skills/checkpoints/pick.pt 2 3 4 ) &
 wait

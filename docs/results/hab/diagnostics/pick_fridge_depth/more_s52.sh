@@ -3,13 +3,8 @@
 source .venv/bin/activate
 D=docs/results/hab/diagnostics/pick_fridge_depth
 R=runs/dev/pd_s49_nonav2_s52
-nonav() { for k in "$@"; do
-    d=runs/nonav_single/pick_depth_nonav_s52/seed$k
-    [ -f $d/summary.json ] || tpsrl-eval scenario=tidy_house agent=tp_srl_nonav episodes=100 seed=$k processes=1 chain.max_replans=0 \
-      chain.sample_retries=false chain.reapproach_retries=false checkpoints=pick:$R out_dir=$d.tmp progress=false > /dev/null 2>&1 \
-      && mkdir -p $d && mv $d.tmp/*/* $d/ && rm -rf $d.tmp
-  done; }
-( nonav 10 11 12 13 14 15 ) &
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
+( nonav pick_depth_nonav_s52 $R 10 11 12 13 14 15 ) &
 ( python -m skills.evaluate $R --episodes 200 --seed 5000000,6000000,8000000,9000000,10000000,11000000,12000000 --against skills/checkpoints/pick.pt --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/pd_s49_nonav2_s52_seven_more_sets.json
-  nonav 16 17 18 19 ) &
+  nonav pick_depth_nonav_s52 $R 16 17 18 19 ) &
 wait
