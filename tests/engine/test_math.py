@@ -82,6 +82,26 @@ def test_ppo_losses_unclipped_gradient_direction() -> None:
     assert lp.grad.item() == pytest.approx(-1.0)  # descending raises the log-prob of a positive advantage
 
 
+def test_ppo_losses_stay_finite_for_an_action_deep_in_the_tail() -> None:
+    # An overlapped rollout's action 5000 nats down the proximal policy, 200 nats up after a few steps:
+    # exp(200) overflows float32, and its truncated importance weight is 0 (0 * inf was NaN).
+    for weight in (0.0, 1.0):
+        lp = torch.tensor([-4800.0, 0.1], requires_grad=True)
+        out = ppo_losses(
+            lp,
+            torch.tensor([-5000.0, 0.0]),
+            torch.tensor([-1.0, 1.0]),
+            torch.zeros(2),
+            torch.zeros(2),
+            torch.tensor([weight, 1.0]),
+            0.2,
+        )
+        out["policy"].backward()
+        assert torch.isfinite(out["policy"]) and torch.isfinite(out["approx_kl"])
+        assert bool(torch.isfinite(lp.grad).all())
+        assert lp.grad[1].item() == pytest.approx(-math.exp(0.1) / 2)  # the ordinary step is untouched
+
+
 def test_entropy_coef_step_hand_computed() -> None:
     # log alpha = ln 0.1; H = 1.5 above target 0.5 -> log alpha - 0.1 * 1.0
     new = entropy_coef_step(torch.tensor(math.log(0.1)), torch.tensor(1.5), 0.5, lr=0.1, bounds=(1e-4, 1.0))
