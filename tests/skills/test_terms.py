@@ -292,3 +292,33 @@ def test_pick_detour_reward_measures_the_ee_distance_plus_the_detour() -> None:
     scale = task.config.dist_reward  # the info's terms are scaled
     assert all(got == pytest.approx(scale * want, abs=1e-9) for got, want in paid[1:])
     assert any(abs(got) > 1e-3 for got, _ in paid)
+
+
+def test_place_detour_reward_measures_the_object_distance_plus_the_detour() -> None:
+    env = make_env("place", seed=0, detour_reward=True)
+    task, b = env.task, env.backend
+    for seed in range(80):  # an episode whose way to the goal bends (a wall or furniture between)
+        env.reset(options={"episode": _episode(env, seed)})
+        if (task.detour(b.base_pose[:2]) or 0.0) > 0.3:
+            break
+    assert task.detour(b.base_pose[:2]) > 0.3
+
+    def measures() -> tuple[float, float]:
+        dist = float(np.linalg.norm(b.object_pos(task.target) - task.goal))
+        return dist + task.detour(b.base_pose[:2]), dist
+
+    before = measures()
+    paid = []
+    for _ in range(10):
+        _, _, term, _, info = env.step(_act(env, base_velocity=np.array([1.0, 0.3]), grip_action=1.0))
+        now = measures()
+        paid.append((info["reward_terms"]["dist"], before[0] - now[0], before[1] - now[1]))
+        before = now
+        if term:
+            break
+    assert b.held == task.target  # still carried: every step was paid by the held object's measure
+    assert paid[0][0] == 0.0  # the first step after reset pays nothing (Progress)
+    scale = task.config.dist_reward  # the info's terms are scaled
+    assert all(got == pytest.approx(scale * want, abs=1e-9) for got, want, _ in paid[1:])
+    # the detour moved: HAB's straight line alone would have paid otherwise
+    assert any(abs(got - scale * straight) > 1e-3 for got, _, straight in paid[1:])

@@ -1,0 +1,81 @@
+"""Which place episodes need the base to go round something: the detour at the start, and the outcomes.
+
+    python docs/results/hab/diagnostics/place_depth/detours.py 200 1000000,2000000,3000000,4000000 \
+        hardrec_s62_800.json [more evaluate --json outputs ...]
+
+The place task's held-out episodes (seed + k, as `skills.evaluate` draws them, default fields): for each,
+the detour the base must make at the start (`skills.terms.Detour` to the goal:
+its shortest way over the free floor to where the arm reaches the goal, less the straight line; None
+where no way is known). Joined with the outcomes of evaluate's JSON outputs of the same sets (their
+`outcomes`, and `against.outcomes`), it prints success by detour band for each policy.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+
+import numpy as np
+
+from skills.registry import make_env
+from skills.terms import Detour
+
+BANDS = (
+    (0.0, 0.25, "straight (< 0.25 m)"),
+    (0.25, 1.0, "0.25-1 m"),
+    (1.0, np.inf, ">= 1 m"),
+    (None, None, "none"),
+)
+
+
+def band(d: float | None) -> str:
+    if d is None:
+        return "none"
+    return next(name for lo, hi, name in BANDS if lo is not None and lo <= d < hi)
+
+
+def detours(episodes: int, seeds: list[int]) -> list[float | None]:
+    env = make_env("place", split="heldout")
+    detour, rows = Detour(), []
+    for seed in seeds:
+        for k in range(episodes):
+            env.reset(seed=seed + k)
+            b, spec = env.backend, env.backend.spec
+            goal = np.array(spec.targets[0].goal)
+            detour.reset(spec.layout, spec.articulation_dict, goal)
+            d = detour(b.base_pose[:2])
+            rows.append(d)
+    env.close()
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    episodes, seeds = int(argv[0]), [int(s) for s in argv[1].split(",")]
+    rows = detours(episodes, seeds)
+    policies: dict[str, list[bool]] = {}
+    for path in argv[2:]:
+        d = json.load(open(path))
+        policies[d["policy"]] = d["outcomes"]
+        if "against" in d:
+            policies[d["against"]["policy"]] = d["against"]["outcomes"]
+    counts: dict[str, int] = defaultdict(int)
+    for d in rows:
+        counts[band(d)] += 1
+    print(f"{'policy':60s} " + "  ".join(f"{name} ({counts[name]})" for *_, name in BANDS))
+    for name, outcomes in policies.items():
+        assert len(outcomes) == len(rows), f"{name}: {len(outcomes)} outcomes for {len(rows)} episodes"
+        ok: dict[str, int] = defaultdict(int)
+        for d, o in zip(rows, outcomes, strict=True):
+            ok[band(d)] += o
+        cells = [f"{100 * ok[n] / counts[n]:.1f}%" if counts[n] else "-" for *_, n in BANDS]
+        print(
+            f"{name:60s} "
+            + "  ".join(
+                f"{c:>{len(n) + 3 + len(str(counts[n]))}s}" for c, (*_, n) in zip(cells, BANDS, strict=True)
+            )
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
