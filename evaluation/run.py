@@ -47,7 +47,9 @@ class RunDirError(ValueError):
 
 
 # ------------------------------------------------------------------------------------------ workers
-_WORKER: dict[Any, Any] = {}
+_WORKER: dict[str, Any] = {}
+_ENVS: dict[tuple[str, int], RearrangeEnv] = {}
+"""This process's episode envs by (kind, head depth), made once: they outlive a run (see `_episode_env`)."""
 
 
 def _checkpoint_dir(cfg: EvalConfig) -> Path:
@@ -68,11 +70,11 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
 
 def _episode_env(kind: str, depth: int) -> RearrangeEnv:
     """This worker's episode env of `kind` rendering `depth`, made once. Keyed by the depth: a run in the
-    calling process (one process, or one episode) keeps `_WORKER` across runs, and a study's next agent
+    calling process (one process, or one episode) keeps its envs across runs, and a study's next agent
     may see head depth where the one before did not."""
-    env = _WORKER.get((kind, depth))
+    env = _ENVS.get((kind, depth))
     if env is None:
-        env = _WORKER[(kind, depth)] = make_episode_env(depth)
+        env = _ENVS[(kind, depth)] = make_episode_env(depth)
     return env
 
 

@@ -16,7 +16,7 @@ from tpsrl.sim.task import TaskStep
 from .config import BankedConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
 from .starts import BankEpisodes, load_bank
-from .terms import Detour, ForceRule, Progress, ee_rest_dist, force_scales
+from .terms import Detour, ForceRule, Progress, detour_progress, ee_rest_dist, force_scales
 
 MANIPULATION_ACTIONS = ("arm_action", "grip_action", "base_velocity")
 
@@ -140,9 +140,8 @@ class PickTask:
         else:
             obj = b.object_pos(self.target)
             d = float(np.linalg.norm(b.ee_pos_world - obj))
-            # Off the free floor the detour is unknown: the change of measure pays nothing (the key).
             extra = self.detour(b.base_pose[:2]) if c.detour_reward else None
-            terms["dist"] = self.progress(d if extra is None else d + extra, ("obj", extra is None))
+            terms["dist"] = detour_progress(self.progress, d, extra, "obj")
             if c.arm_out_penalty and np.hypot(*(obj[:2] - b.base_pose[:2])) > c.arm_out_dist:
                 terms["arm_out"] = max(0.0, ee_rest_dist(b) - c.rest_tol)
         success = failure is None and holding and ee_rest_dist(b) < c.rest_tol

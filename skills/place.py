@@ -17,7 +17,7 @@ from .config import BankedConfig, env_config
 from .episodes import ALL_RECEPTACLES, ObjectEpisodes
 from .pick import MANIPULATION_ACTIONS
 from .starts import BankEpisodes, load_bank
-from .terms import Detour, ForceRule, Progress, ee_rest_dist, force_scales
+from .terms import Detour, ForceRule, Progress, detour_progress, ee_rest_dist, force_scales
 
 CONTROL_DT = 1.0 / 30.0
 """Seconds per env step (every backend steps its control at 30 Hz, `SimBackend`)."""
@@ -195,9 +195,8 @@ class PlaceTask:
         # clear_dist: how much nearer than that the end effector is to the goal (0 without the rule)
         shortfall = max(0.0, c.clear_dist - ee_goal) if c.clear_dist else 0.0
         if holding:
-            # Off the free floor the detour is unknown: the change of measure pays nothing (the key).
             extra = self.detour(b.base_pose[:2]) if c.detour_reward else None
-            gain = self.progress(dist if extra is None else dist + extra, ("obj", extra is None))
+            gain = detour_progress(self.progress, dist, extra, "obj")
             terms["dist"] = gain if dist >= c.goal_tol - c.place_margin else 0.0
         else:
             terms["dist"] = self.progress(ee_rest_dist(b) + shortfall, "rest")

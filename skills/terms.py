@@ -38,6 +38,13 @@ class Progress:
         return gain
 
 
+def detour_progress(progress: Progress, dist: float, extra: float | None, key: str) -> float:
+    """`progress` of `dist` plus the base's detour `extra` (`Detour`; None where it is unknown, off the
+    free floor, or where the detour reward is off): a change between a known and an unknown detour is a
+    change of measure and pays nothing (the key)."""
+    return progress(dist if extra is None else dist + extra, (key, extra is None))
+
+
 class Detour:
     """How much farther the base must still drive than the straight line to a point before the arm
     reaches it: its shortest way over the free floor (open doors and pulled-out drawers in the way) to
