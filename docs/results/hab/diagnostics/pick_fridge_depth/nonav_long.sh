@@ -3,9 +3,9 @@
 # the detour reward; 16x16 head depth) for 4M steps from s53 instead of 1.2M from s49, 1e-4 decayed to 0,
 # seed 74. s53 stood at 50.9% of NoNav seeds 20-29 against the shipped s51's 48.6%.
 source .venv/bin/activate
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
 B=docs/results/starts
 N=$B/pick_nonav_first_train.json
-python -m skills.train skill=pick run.init_from=runs/dev/pd_s49_nonav3_s53 skill.depth=16 policy.image_encoder=flat \
-  skill.detour_reward=true ppo.lr=1e-4 ppo.lr_schedule=cosine ppo.lr_decay_start=0 run.total_steps=4000000 \
-  run.wandb=disabled run.progress=false "skill.start_bank='$N,$N,$N,$B/pick_fridge_train.json'" skill.start_bank_prob=0.6 \
+python -m skills.train $PICK_STAGE run.init_from=runs/dev/pd_s49_nonav3_s53 run.total_steps=4000000 \
+  "skill.start_bank='$N,$N,$N,$B/pick_fridge_train.json'" skill.start_bank_prob=0.6 \
   run.seed=74 run.dir=runs/dev/pd_s53_nonavlong_s74 > logs/pd_s53_nonavlong_s74.log 2>&1

@@ -5,14 +5,14 @@
 # ~15% each) or at 0.5 (s76, ~25% each); 1e-4 decayed to 0. Then NoNav seeds 30-34 and the 800 --against s51.
 source .venv/bin/activate
 export MUJOCO_GL=egl
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
 B=docs/results/starts
-D=docs/results/hab/diagnostics/pick_fridge_depth
 N=$B/pick_nonav_first_train.json
-C="skill=pick run.init_from=runs/dev/pd_s53_nonavlong_s74 skill.depth=16 policy.image_encoder=flat skill.detour_reward=true ppo.lr=1e-4 ppo.lr_schedule=cosine ppo.lr_decay_start=0 run.total_steps=1200000 run.wandb=disabled run.progress=false"
-source $D/nonav_single.sh
 for p in 75:0.3 76:0.5; do s=${p%%:*} q=${p#*:}
-  ( python -m skills.train $C "skill.start_bank='$N,$B/pick_fridge_train.json'" skill.start_bank_prob=$q run.seed=$s run.dir=runs/dev/pd_s74_back_s$s > logs/pd_s74_back_s$s.log 2>&1
-    python -m skills.evaluate runs/dev/pd_s74_back_s$s --episodes 200 --seed 1000000,2000000,3000000,4000000 --against skills/checkpoints/pick.pt --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/pd_s74_back_s${s}_800.json
+  ( python -m skills.train $PICK_STAGE run.init_from=runs/dev/pd_s53_nonavlong_s74 run.total_steps=1200000 \
+      "skill.start_bank='$N,$B/pick_fridge_train.json'" skill.start_bank_prob=$q run.seed=$s \
+      run.dir=runs/dev/pd_s74_back_s$s > logs/pd_s74_back_s$s.log 2>&1
+    eight_hundred pd_s74_back_s$s
     nonav pick_depth_back_s$s runs/dev/pd_s74_back_s$s 30 31 32 33 34 ) &
 done
 wait

@@ -5,18 +5,13 @@
 # 800 --against the shipped s51 and NoNav seeds 30-34.
 source .venv/bin/activate
 export MUJOCO_GL=egl
-B=docs/results/starts
-D=docs/results/hab/diagnostics/pick_fridge_depth
-N=$B/pick_nonav_first_train.json
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
+N=docs/results/starts/pick_nonav_first_train.json
 F=runs/dev/pick_s74_failed_train.json
 [ -f $F ] || python -m skills.starts --task pick --split train --episodes 2400 --seed 21000000 --set force_measure=peak \
   --failures-of runs/dev/pd_s53_nonavlong_s74 --out $F
-python -m skills.train skill=pick run.init_from=runs/dev/pd_s53_nonavlong_s74 skill.depth=16 policy.image_encoder=flat \
-  skill.detour_reward=true ppo.lr=1e-4 ppo.lr_schedule=cosine ppo.lr_decay_start=0 run.total_steps=1200000 \
-  run.wandb=disabled run.progress=false "skill.start_bank='$F,$F,$N'" skill.start_bank_prob=0.5 \
-  run.seed=77 run.dir=runs/dev/pd_s74_failed_s77 > logs/pd_s74_failed_s77.log 2>&1
-source $D/nonav_single.sh
-( python -m skills.evaluate runs/dev/pd_s74_failed_s77 --episodes 200 --seed 1000000,2000000,3000000,4000000 \
-    --against skills/checkpoints/pick.pt --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/pd_s74_failed_s77_800.json ) &
+python -m skills.train $PICK_STAGE run.init_from=runs/dev/pd_s53_nonavlong_s74 run.total_steps=1200000 \
+  "skill.start_bank='$F,$F,$N'" skill.start_bank_prob=0.5 run.seed=77 run.dir=runs/dev/pd_s74_failed_s77 > logs/pd_s74_failed_s77.log 2>&1
+( eight_hundred pd_s74_failed_s77 ) &
 ( nonav pick_depth_failed_s77 runs/dev/pd_s74_failed_s77 30 31 32 33 34 ) &
 wait

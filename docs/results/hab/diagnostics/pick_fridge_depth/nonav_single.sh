@@ -9,3 +9,11 @@ nonav() { name=$1; pt=$2; shift 2
       chain.sample_retries=false chain.reapproach_retries=false checkpoints=pick:$pt out_dir=$d.tmp progress=false > /dev/null 2>&1 \
       && mkdir -p $d && mv $d.tmp/*/* $d/ && rm -rf $d.tmp
   done; }
+
+# The depth pick's stage settings (16x16 depth, the detour reward, 1e-4 decayed to 0; the stages from s49 on)
+# and its own-task check: `eight_hundred RUN` writes RUN_800.json beside this file (runs/dev/RUN on the pick
+# table's 800 held-out episodes by HAB's peak force rule, --against the shipped pick), keeping one there.
+PICK_STAGE="skill=pick skill.depth=16 policy.image_encoder=flat skill.detour_reward=true ppo.lr=1e-4 ppo.lr_schedule=cosine ppo.lr_decay_start=0 run.wandb=disabled run.progress=false"
+eight_hundred() { out=docs/results/hab/diagnostics/pick_fridge_depth/${1}_800.json
+  [ -s $out ] || python -m skills.evaluate runs/dev/$1 --episodes 200 --seed 1000000,2000000,3000000,4000000 \
+    --against skills/checkpoints/pick.pt --set force_measure=peak --json 2>/dev/null | tail -n1 > $out; }
