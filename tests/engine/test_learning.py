@@ -129,6 +129,9 @@ def test_init_from_starts_a_new_run_from_another_runs_policy(tmp_path: Path) -> 
     assert saved["provenance"][0]["init_env_steps"] == 6_400
     assert ckpt.trained_env_steps(saved) == 6_400 + 1_280
 
+    wider_clip = tiny_config(tmp_path / "g", init_from=str(first.run_dir))
+    wider_clip.policy.obs_clip = 30.0  # builds no weight: a fine-tune may change it
+    assert load_init_state(wider_clip, PointTargetFactory()) is not None
     other = tiny_config(tmp_path / "c", init_from=str(first.run_dir))
     other.policy.mlp_hidden = 64
     with pytest.raises(ConfigError, match="policy.mlp_hidden"):

@@ -251,6 +251,22 @@ def test_obs_stats_stop_at_their_count() -> None:
     assert not torch.equal(pol.obs_norm["joint"].mean, joint) and pol.obs_norm["joint"].count == 128
 
 
+def test_obs_clip_bounds_the_normalised_inputs_and_nothing_else() -> None:
+    """`policy.obs_clip`: the same weights read a far observation unclipped up to the wider bound, and
+    read every observation inside +-10 standard deviations exactly as at the default."""
+    torch.manual_seed(0)
+    narrow = ActorCritic(space(), 3, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8))
+    narrow.update_obs_stats(_obs(64))
+    wide = ActorCritic(space(), 3, PolicyConfig(kind="mlp", mlp_hidden=16, image_features=8, obs_clip=30.0))
+    wide.load_state_dict(narrow.state_dict())
+    norm, std = narrow.obs_norm["joint"], narrow.obs_norm["joint"].std
+    near = {**_obs(1), "joint": (norm.mean + 5 * std)[None]}
+    far = {**_obs(1), "joint": (norm.mean + 20 * std)[None]}
+    assert torch.allclose(narrow.normalize_obs(near)["joint"], wide.normalize_obs(near)["joint"])
+    assert torch.allclose(narrow.normalize_obs(far)["joint"], torch.full((1, 7), 10.0))
+    assert torch.allclose(wide.normalize_obs(far)["joint"], torch.full((1, 7), 20.0), atol=1e-3)
+
+
 def test_the_runner_samples_as_the_policy_does_and_scales_its_noise() -> None:
     """PolicyRunner's sampled actions are ActorCritic.act's draws at noise_scale 1, and at scale s lie s
     times as far from the mean."""

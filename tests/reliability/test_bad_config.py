@@ -37,6 +37,7 @@ BAD_OVERRIDES: list[tuple[list[str], list[str]]] = [
     (["run.keep_every=-1"], ["run.keep_every", "-1", ">= 0"]),
     (["+foo.bar=1"], ["foo", "unknown", "accepted: env, engine, ppo, policy, run"]),
     (["policy.image_features=0"], ["policy.image_features", "0", ">= 1"]),
+    (["policy.obs_clip=0"], ["policy.obs_clip", "0", "> 0"]),
     # the sweep's other values (clear before; kept so that they stay clear)
     (["engine.num_envs=0"], ["engine.num_envs", ">= 1"]),
     (["engine.mode=fast"], ["engine.mode", "ver | nover | sync"]),

@@ -178,6 +178,7 @@ def validate(cfg: TrainConfig) -> None:
     _check(pol.kind in KINDS, "policy.kind", pol.kind, " | ".join(KINDS))
     _check(pol.activation in ACTIVATIONS, "policy.activation", pol.activation, " | ".join(ACTIVATIONS))
     _check(pol.mlp_hidden >= 1, "policy.mlp_hidden", pol.mlp_hidden, "an integer >= 1")
+    _check(pol.obs_clip > 0, "policy.obs_clip", pol.obs_clip, "a number > 0")
     _check(pol.mlp_layers >= 1, "policy.mlp_layers", pol.mlp_layers, "an integer >= 1")
     _check(pol.hidden_size >= 1, "policy.hidden_size", pol.hidden_size, "an integer >= 1")
     _check(pol.lstm_layers >= 1, "policy.lstm_layers", pol.lstm_layers, "an integer >= 1")
@@ -282,6 +283,9 @@ def _field_names(schema: type, dotted: str) -> list[str]:
         cls = factory
     return [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
 
+
+# Policy fields a fine-tune (`run.init_from`) may set other than its source did: they build no weight.
+INIT_FREE_POLICY_FIELDS = ("policy.obs_clip",)
 
 # Fields that may differ between a run and its resumption (they do not change what is learned).
 RESUMABLE_CHANGES = (

@@ -26,6 +26,7 @@ from tpsrl.engine import checkpoint as ckpt
 from tpsrl.engine.acting import ActingCollector
 from tpsrl.engine.collector import Collector, build_collector
 from tpsrl.engine.config import (
+    INIT_FREE_POLICY_FIELDS,
     RESUMABLE_CHANGES,
     ConfigError,
     RunConfig,
@@ -309,7 +310,11 @@ def load_init_state(cfg: TrainConfig, factory: EnvFactory) -> dict[str, Any] | N
         state = ckpt.read(source)
     except ckpt.CheckpointError as e:
         raise ConfigError(f"{field}: {e}") from None
-    changed = [f for f in changed_since(state["config"], to_dict(cfg)) if f.startswith("policy.")]
+    changed = [
+        f
+        for f in changed_since(state["config"], to_dict(cfg))
+        if f.startswith("policy.") and f not in INIT_FREE_POLICY_FIELDS
+    ]
     if changed:
         raise ConfigError(
             f"{field}: its policy was built with other {', '.join(changed)}; pass the same policy "
