@@ -3,7 +3,7 @@
 # the inputs clipped at 30 standard deviations instead of 10 (`policy.obs_clip=30`, seed 80). At 10 the held
 # statistics make the object sensor read at most ~2.4 m ahead and ~2.0 m behind (x) and ~3 m sideways: NoNav's
 # first picks start a median ~5 m away, and the shipped s51's first picks fall from 91% under 2 m to 22% at
-# 6-8 m (nonav_bands.py). At 30 every input inside 10 reads as before. Then the 800 and NoNav seeds 30-34.
+# 6-8 m (python -m evaluation.start_distance). At 30 every input inside 10 reads as before. Then the 800 and NoNav seeds 30-34.
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh

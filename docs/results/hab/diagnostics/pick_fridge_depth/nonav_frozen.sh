@@ -6,7 +6,7 @@
 #   s78: from s53, s74's share (NoNav's first-pick bank x3 + the fridge bank, at 0.6: ~41% NoNav starts);
 #   s79: from the shipped s51, s51's share (NoNav's bank x2 + the fridge bank, at 0.5: ~29% NoNav starts).
 # Then each on the 800 (--against the shipped pick) and NoNav seeds 30-34. s79 was stopped at 0.41M steps
-# (this script's second subshell killed) to give its core to nonav_clip.sh's s80, s78 with wider input clipping.
+# (its python stopped; the subshell went on to evaluate that state) to give its core to nonav_clip.sh's s80.
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
