@@ -62,7 +62,8 @@ class PolicyConfig:
     """Normalised vector observations are clipped to +-this many standard deviations. Changes no weight:
     a policy may be fine-tuned (`run.init_from`) with another value. At 10 the pick's object sensor, its
     statistics from starts within 2 m, reads at most ~2.4 m ahead: NoNav's first picks start a median ~5 m
-    away (docs/results.md, forty-sixth session)."""
+    away. Widened to 30 for a NoNav fine-tune it gave fewer of those picks than the default, and more own-task
+    timeouts (docs/results.md, forty-sixth session)."""
     normalize_value: bool = True
     """PopArt: the critic learns normalised returns (running mean/std, output-preserving updates)."""
     image_encoder: str = "cnn"
