@@ -6,12 +6,10 @@
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
-B=docs/results/starts
-N=$B/pick_nonav_first_train.json
+N=$NONAV_BANK
 for p in 82:0.3 83:0.45; do s=${p%%:*} q=${p#*:}
-  ( python -m skills.train $PICK_STAGE ppo.obs_stats_until=500000 run.init_from=docs/results/runs/pick_depth_held_s78/pick.pt \
-      run.total_steps=1200000 "skill.start_bank='$N,$N,$N,$B/pick_fridge_train.json'" skill.start_bank_prob=$q run.seed=$s \
-      run.dir=runs/dev/pd_s78_back_s$s > logs/pd_s78_back_s$s.log 2>&1
+  ( pick_stage pd_s78_back_s$s docs/results/runs/pick_depth_held_s78/pick.pt 1200000 "$N,$N,$N,$FRIDGE_BANK" $q $s \
+      ppo.obs_stats_until=500000
     eight_hundred pd_s78_back_s$s
     nonav pick_depth_s78_back_s$s runs/dev/pd_s78_back_s$s 30 31 32 33 34 ) &
 done

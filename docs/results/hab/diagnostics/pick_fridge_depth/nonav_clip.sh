@@ -9,16 +9,13 @@
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
-B=docs/results/starts
-N=$B/pick_nonav_first_train.json
-F=$B/pick_fridge_train.json
+N=$NONAV_BANK
+F=$FRIDGE_BANK
 if [ "$1" = s51 ]; then
   name=pd_s51_clip30_s81 from=docs/results/runs/pick_depth_nonav_s51/pick.pt banks="$N,$N,$F" p=0.5 seed=81
 else
   name=pd_s53_clip30_s80 from=runs/dev/pd_s49_nonav3_s53 banks="$N,$N,$N,$F" p=0.6 seed=80
 fi
-python -m skills.train $PICK_STAGE ppo.obs_stats_until=500000 policy.obs_clip=30 run.init_from=$from \
-  run.total_steps=3000000 "skill.start_bank='$banks'" skill.start_bank_prob=$p run.seed=$seed \
-  run.dir=runs/dev/$name > logs/$name.log 2>&1
+pick_stage $name $from 3000000 "$banks" $p $seed ppo.obs_stats_until=500000 policy.obs_clip=30
 eight_hundred $name
 nonav pick_depth_$name runs/dev/$name 30 31 32 33 34

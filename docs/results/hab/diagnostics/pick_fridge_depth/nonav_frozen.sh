@@ -10,12 +10,10 @@
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
-B=docs/results/starts
-N=$B/pick_nonav_first_train.json
-F=$B/pick_fridge_train.json
+N=$NONAV_BANK
+F=$FRIDGE_BANK
 stage() { s=$1 from=$2 banks=$3 p=$4 name=$5
-  python -m skills.train $PICK_STAGE ppo.obs_stats_until=500000 run.init_from=$from run.total_steps=3000000 \
-    "skill.start_bank='$banks'" skill.start_bank_prob=$p run.seed=$s run.dir=runs/dev/$name > logs/$name.log 2>&1
+  pick_stage $name $from 3000000 "$banks" $p $s ppo.obs_stats_until=500000
   eight_hundred $name
   nonav pick_depth_$name runs/dev/$name 30 31 32 33 34; }
 stage 78 runs/dev/pd_s49_nonav3_s53 "$N,$N,$N,$F" 0.6 pd_s53_frozen_s78 &

@@ -4,8 +4,5 @@
 # seed 74. s53 stood at 50.9% of NoNav seeds 20-29 against the shipped s51's 48.6%.
 source .venv/bin/activate
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
-B=docs/results/starts
-N=$B/pick_nonav_first_train.json
-python -m skills.train $PICK_STAGE run.init_from=runs/dev/pd_s49_nonav3_s53 run.total_steps=4000000 \
-  "skill.start_bank='$N,$N,$N,$B/pick_fridge_train.json'" skill.start_bank_prob=0.6 \
-  run.seed=74 run.dir=runs/dev/pd_s53_nonavlong_s74 > logs/pd_s53_nonavlong_s74.log 2>&1
+N=$NONAV_BANK
+pick_stage pd_s53_nonavlong_s74 runs/dev/pd_s49_nonav3_s53 4000000 "$N,$N,$N,$FRIDGE_BANK" 0.6 74

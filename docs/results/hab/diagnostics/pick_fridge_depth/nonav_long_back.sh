@@ -6,12 +6,8 @@
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
-B=docs/results/starts
-N=$B/pick_nonav_first_train.json
 for p in 75:0.3 76:0.5; do s=${p%%:*} q=${p#*:}
-  ( python -m skills.train $PICK_STAGE run.init_from=runs/dev/pd_s53_nonavlong_s74 run.total_steps=1200000 \
-      "skill.start_bank='$N,$B/pick_fridge_train.json'" skill.start_bank_prob=$q run.seed=$s \
-      run.dir=runs/dev/pd_s74_back_s$s > logs/pd_s74_back_s$s.log 2>&1
+  ( pick_stage pd_s74_back_s$s runs/dev/pd_s53_nonavlong_s74 1200000 "$NONAV_BANK,$FRIDGE_BANK" $q $s
     eight_hundred pd_s74_back_s$s
     nonav pick_depth_back_s$s runs/dev/pd_s74_back_s$s 30 31 32 33 34 ) &
 done

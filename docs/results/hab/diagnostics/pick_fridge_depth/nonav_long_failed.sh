@@ -6,12 +6,11 @@
 source .venv/bin/activate
 export MUJOCO_GL=egl
 source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
-N=docs/results/starts/pick_nonav_first_train.json
+N=$NONAV_BANK
 F=runs/dev/pick_s74_failed_train.json
 [ -f $F ] || python -m skills.starts --task pick --split train --episodes 2400 --seed 21000000 --set force_measure=peak \
   --failures-of runs/dev/pd_s53_nonavlong_s74 --out $F
-python -m skills.train $PICK_STAGE run.init_from=runs/dev/pd_s53_nonavlong_s74 run.total_steps=1200000 \
-  "skill.start_bank='$F,$F,$N'" skill.start_bank_prob=0.5 run.seed=77 run.dir=runs/dev/pd_s74_failed_s77 > logs/pd_s74_failed_s77.log 2>&1
+pick_stage pd_s74_failed_s77 runs/dev/pd_s53_nonavlong_s74 1200000 "$F,$F,$N" 0.5 77
 ( eight_hundred pd_s74_failed_s77 ) &
 ( nonav pick_depth_failed_s77 runs/dev/pd_s74_failed_s77 30 31 32 33 34 ) &
 wait

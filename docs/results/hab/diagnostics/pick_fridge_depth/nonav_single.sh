@@ -17,3 +17,13 @@ PICK_STAGE="skill=pick skill.depth=16 policy.image_encoder=flat skill.detour_rew
 eight_hundred() { out=docs/results/hab/diagnostics/pick_fridge_depth/${1}_800.json
   [ -s $out ] || python -m skills.evaluate runs/dev/$1 --episodes 200 --seed 1000000,2000000,3000000,4000000 \
     --against skills/checkpoints/pick.pt --set force_measure=peak --json 2>/dev/null | tail -n1 > $out; }
+
+# The start banks the NoNav stages draw from, and one stage: `pick_stage NAME FROM STEPS BANKS PROB SEED
+# [OVERRIDE...]` trains the depth pick (PICK_STAGE, then the OVERRIDEs) from FROM for STEPS env steps with
+# BANKS (comma-separated) at PROB, into runs/dev/NAME (log: logs/NAME.log).
+STARTS=docs/results/starts
+NONAV_BANK=$STARTS/pick_nonav_first_train.json
+FRIDGE_BANK=$STARTS/pick_fridge_train.json
+pick_stage() { local name=$1 from=$2 steps=$3 banks=$4 prob=$5 seed=$6; shift 6
+  python -m skills.train $PICK_STAGE "$@" run.init_from=$from run.total_steps=$steps "skill.start_bank='$banks'" \
+    skill.start_bank_prob=$prob run.seed=$seed run.dir=runs/dev/$name > logs/$name.log 2>&1; }
