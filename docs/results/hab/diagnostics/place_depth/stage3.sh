@@ -1,8 +1,8 @@
 #!/bin/bash
 # The detour reward for place (skill.detour_reward=true): the shipped place's last stage (gentle release,
 # settle and clearance rules, summed force, drop penalty 2.0, 1e-4 decayed to 0, 1.2M steps) with a bank
-# of detoured starts (place_detour_train.json, detour >= 0.25 m) beside the nav-stop and chain banks (a
-# sixth of the episodes each, half HAB's spawns): with the reward (seed 65) and without (seed 66, the
+# of detoured starts (place_detour_train.json, detour >= 0.25 m) beside the nav-stop and chain banks at 0.5
+# (a bank's episodes are drawn alike: 10, 28 and 12% of the episodes, half HAB's spawns): with the reward (seed 65) and without (seed 66, the
 # control). From `$1` (the shipped place, or its depth warm start with `depth`).
 source .venv/bin/activate
 export MUJOCO_GL=egl

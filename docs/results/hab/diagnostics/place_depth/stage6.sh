@@ -1,8 +1,8 @@
 #!/bin/bash
 # A long stage: every 1.2M-step place fine-tune so far (s61-s72) ended within noise of the shipped place.
 # From s61 (16x16 head depth, HAB's place rule in training, 84.75% of the 800), 4M steps more under the
-# same rule with the weak-receptacle and detour banks beside the nav-stop and chain banks (an eighth of the
-# episodes each, half HAB's spawns), 1e-4 decayed to 0, seed 73.
+# same rule with the weak-receptacle and detour banks beside the nav-stop and chain banks at 0.5 (a
+# bank's episodes are drawn alike: 12, 8, 21 and 9% of the episodes, half HAB's spawns), 1e-4 decayed to 0, seed 73.
 source .venv/bin/activate
 export MUJOCO_GL=egl
 B=docs/results/starts

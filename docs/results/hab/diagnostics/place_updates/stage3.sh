@@ -1,7 +1,7 @@
 #!/bin/bash
 # Head depth with updates that move the policy. s73 (place_depth/stage6.sh: from s61, 16x16 head depth,
 # HAB's place rule with the clearance kept, the weak-receptacle, detour, nav-stop and chain banks at 0.5,
-# drawn by episode: 11, 6, 21 and 9% of the episodes; 4.0M steps at 1e-4 decayed) stayed at 0.67-0.71
+# drawn by episode: 12, 8, 21 and 9% of the episodes; 4.0M steps at 1e-4 decayed) stayed at 0.67-0.71
 # training success and placed 81.4% of the 800; its updates moved the policy by a KL of about 0.001. The
 # same stage from s61 with 4 x 4 minibatch steps at 2.5e-4 (KL about 0.015 in stage.sh's s84), held for
 # half the run, then decayed to 0; 3.0M steps, seed 87.
