@@ -1,13 +1,14 @@
 #!/bin/bash
 # Larger PPO updates for place. Every place fine-tune since the twenty-second session (1e-4 decayed, HAB's
-# 2 epochs x 2 minibatches) moved its policy by an approximate KL of 0.001-0.002 per update (clip
-# fraction under 0.01; the shipped place's own 2.5M-step stage at 3e-4: 0.002-0.02), and each ended within
-# noise of where it started. The best of them, s66's recipe (the shipped place's last stage with the
-# detour bank beside the nav-stop and chain banks at 0.5, drawn by episode: 10, 28 and 12% of the
-# episodes; three seeds 86.1, 82.75,
-# 83.4% of the 800), here with updates that move the policy more: 4 epochs x 4 minibatches at 2.5e-4
-# (seed 84), or HAB's 2 x 2 at 1e-3 (seed 85); the rate held for half the run, then decayed to 0 by a
-# cosine; 2.0M steps; epochs end early past 1.5 x ppo.target_kl. From the shipped place.
+# 2 epochs x 2 minibatches) moved its policy by an approximate KL of at most 0.0015-0.0017 per update
+# (means over tenths of a run; clip fraction under 0.01; the shipped lineage's own first with-base stage
+# at 3e-4: 0.004-0.006), and each ended within noise of where it started. The best of them, s66's recipe
+# (the shipped place's last stage with the detour bank beside the nav-stop and chain banks at 0.5, drawn
+# by episode: 10, 28 and 12% of the episodes; three seeds 86.1, 82.75, 83.4% of the 800), here with
+# updates that move the policy more: 4 epochs x 4 minibatches at 2.5e-4 (seed 84), or HAB's 2 x 2 at
+# 1e-3 (seed 85; stopped at 0.6M steps in the forty-seventh session, its training success falling); the
+# rate held for half the run, then decayed to 0 by a cosine; 2.0M steps; epochs end early past 1.5 x
+# ppo.target_kl. From the shipped place.
 source .venv/bin/activate
 export MUJOCO_GL=egl
 B=docs/results/starts

@@ -4,7 +4,8 @@
 # drawn by episode: 12, 8, 21 and 9% of the episodes; 4.0M steps at 1e-4 decayed) stayed at 0.67-0.71
 # training success and placed 81.4% of the 800; its updates moved the policy by a KL of about 0.001. The
 # same stage from s61 with 4 x 4 minibatch steps at 2.5e-4 (KL about 0.015 in stage.sh's s84), held for
-# half the run, then decayed to 0; 3.0M steps, seed 87.
+# half the run, then decayed to 0; 3.0M steps, seed 87 (stopped at 1.74M in the forty-seventh session:
+# training success 0.60 -> 0.53-0.59).
 source .venv/bin/activate
 export MUJOCO_GL=egl
 B=docs/results/starts
