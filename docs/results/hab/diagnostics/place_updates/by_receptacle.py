@@ -42,15 +42,21 @@ def main(argv: list[str]) -> None:
             if p:
                 policies[p["policy"]] = p["outcomes"]
     straight = [d is not None and d < 0.25 for _, d in rows]
-    total, total_s = Counter(r for r, _ in rows), Counter(r for (r, _), s in zip(rows, straight) if s)
+    total, total_s = (
+        Counter(r for r, _ in rows),
+        Counter(r for (r, _), s in zip(rows, straight, strict=True) if s),
+    )
     names = list(policies)
-    print(f"{'receptacle':16s} {'episodes':>9s} {'straight':>9s}  " + "  ".join(f"{n[-24:]:>24s}" for n in names))
+    print(
+        f"{'receptacle':16s} {'episodes':>9s} {'straight':>9s}  "
+        + "  ".join(f"{n[-24:]:>24s}" for n in names)
+    )
     for rec in sorted(total):
         cells = []
         for name in names:
             o = policies[name]
-            ok = sum(x for (r, _), x in zip(rows, o) if r == rec)
-            ok_s = sum(x for (r, _), x, s in zip(rows, o, straight) if r == rec and s)
+            ok = sum(x for (r, _), x in zip(rows, o, strict=True) if r == rec)
+            ok_s = sum(x for (r, _), x, s in zip(rows, o, straight, strict=True) if r == rec and s)
             cells.append(f"{100 * ok_s / max(total_s[rec], 1):5.1f} / {100 * ok / total[rec]:5.1f}%")
         print(f"{rec:16s} {total[rec]:9d} {total_s[rec]:9d}  " + "  ".join(f"{c:>24s}" for c in cells))
     print("(each cell: success on the straight starts / on all)")
