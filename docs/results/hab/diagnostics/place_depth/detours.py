@@ -35,38 +35,48 @@ def band(d: float | None) -> str:
     return next(name for lo, hi, name in BANDS if lo is not None and lo <= d < hi)
 
 
-def detours(episodes: int, seeds: list[int]) -> list[float | None]:
+def episode_rows(episodes: int, seeds: list[int]) -> list[tuple[str, float | None]]:
+    """(goal receptacle, detour at the start) of each held-out place episode `seed + k`, in evaluate's order."""
     env = make_env("place", split="heldout")
     detour, rows = Detour(), []
     for seed in seeds:
         for k in range(episodes):
             env.reset(seed=seed + k)
             b, spec = env.backend, env.backend.spec
-            goal = np.array(spec.targets[0].goal)
-            detour.reset(spec.layout, spec.articulation_dict, goal)
-            d = detour(b.base_pose[:2])
-            rows.append(d)
+            target = spec.targets[0]
+            detour.reset(spec.layout, spec.articulation_dict, np.array(target.goal))
+            rows.append((target.goal_receptacle, detour(b.base_pose[:2])))
     env.close()
     return rows
+
+
+def detours(episodes: int, seeds: list[int]) -> list[float | None]:
+    return [d for _, d in episode_rows(episodes, seeds)]
+
+
+def outcomes(paths: list[str]) -> dict[str, list[bool]]:
+    """Each policy's per-episode outcomes in evaluate `--json` outputs, its `against` policy's too."""
+    policies: dict[str, list[bool]] = {}
+    for path in paths:
+        d = json.load(open(path))
+        policies[d["policy"]] = d["outcomes"]
+        if "against" in d:
+            policies[d["against"]["policy"]] = d["against"]["outcomes"]
+    return policies
 
 
 def main(argv: list[str]) -> None:
     episodes, seeds = int(argv[0]), [int(s) for s in argv[1].split(",")]
     rows = detours(episodes, seeds)
-    policies: dict[str, list[bool]] = {}
-    for path in argv[2:]:
-        d = json.load(open(path))
-        policies[d["policy"]] = d["outcomes"]
-        if "against" in d:
-            policies[d["against"]["policy"]] = d["against"]["outcomes"]
+    policies = outcomes(argv[2:])
     counts: dict[str, int] = defaultdict(int)
     for d in rows:
         counts[band(d)] += 1
     print(f"{'policy':60s} " + "  ".join(f"{name} ({counts[name]})" for *_, name in BANDS))
-    for name, outcomes in policies.items():
-        assert len(outcomes) == len(rows), f"{name}: {len(outcomes)} outcomes for {len(rows)} episodes"
+    for name, ends in policies.items():
+        assert len(ends) == len(rows), f"{name}: {len(ends)} outcomes for {len(rows)} episodes"
         ok: dict[str, int] = defaultdict(int)
-        for d, o in zip(rows, outcomes, strict=True):
+        for d, o in zip(rows, ends, strict=True):
             ok[band(d)] += o
         cells = [f"{100 * ok[n] / counts[n]:.1f}%" if counts[n] else "-" for *_, n in BANDS]
         print(

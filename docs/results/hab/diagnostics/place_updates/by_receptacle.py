@@ -4,43 +4,24 @@
         docs/results/hab/diagnostics/place_updates/scripted_800.json
 
 For each held-out episode (seed + k, as `skills.evaluate` draws them): its goal receptacle and whether its
-way is straight (a detour under 0.25 m, `place_depth/detours.py`); then each policy's (and its `against`
-policy's) successes per receptacle, on the straight starts and on all.
+way is straight (a detour under 0.25 m; both from `place_depth/detours.py`'s `episode_rows`); then each
+policy's (and its `against` policy's) successes per receptacle, on the straight starts and on all.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
+from pathlib import Path
 
-from skills.registry import make_env
-from skills.terms import Detour
-
-
-def episodes(n: int, seeds: list[int]) -> list[tuple[str, float | None]]:
-    env = make_env("place", split="heldout")
-    detour, rows = Detour(), []
-    for seed in seeds:
-        for k in range(n):
-            env.reset(seed=seed + k)
-            spec = env.backend.spec
-            target = spec.targets[0]
-            detour.reset(spec.layout, spec.articulation_dict, target.goal)
-            rows.append((target.goal_receptacle, detour(env.backend.base_pose[:2])))
-    env.close()
-    return rows
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "place_depth"))
+from detours import episode_rows, outcomes  # noqa: E402
 
 
 def main(argv: list[str]) -> None:
     n, seeds = int(argv[0]), [int(s) for s in argv[1].split(",")]
-    rows = episodes(n, seeds)
-    policies: dict[str, list[bool]] = {}
-    for path in argv[2:]:
-        d = json.load(open(path))
-        for p in (d, d.get("against")):
-            if p:
-                policies[p["policy"]] = p["outcomes"]
+    rows = episode_rows(n, seeds)
+    policies = outcomes(argv[2:])
     straight = [d is not None and d < 0.25 for _, d in rows]
     total, total_s = (
         Counter(r for r, _ in rows),
