@@ -198,6 +198,80 @@ def record_nav_stops(
     return out, counts
 
 
+ALONG_SETTLE_FORCE = 100.0
+"""N: a state recorded along an episode is kept only if one idle step after its re-creation the robot's
+contact force stays under this (a held object snapped back into a gripper that reaches into furniture
+may start inside it)."""
+
+
+def mid_episode(backend: SimBackend, spec: EpisodeSpec, index: int, step: int) -> EpisodeSpec:
+    """The episode that starts from the backend's state at `step` of episode `spec`: robot and arm where
+    they are, objects where they lie, doors and drawers as they are, the same held object, target and goal."""
+    x, y, yaw = backend.base_pose
+    return replace(
+        spec,
+        robot=RobotStart(float(x), float(y), float(yaw), arm=tuple(float(q) for q in backend.arm_qpos)),
+        objects=live_objects(backend, spec),
+        articulations=tuple((n, float(backend.articulation(n))) for n, _ in spec.articulations),
+        episode_id=f"along-{spec.episode_id}-{index}-{step}",
+    )
+
+
+def states_along(
+    policy: str, specs: list[EpisodeSpec], split: str, per_episode: int, seed: int = RECORD_SEED
+) -> tuple[list[EpisodeSpec], dict[str, int]]:
+    """Starts mid-way along `policy`'s successful episodes of `specs` (a reverse curriculum from
+    demonstrations: Salimans and Chen, 2018): for each episode it succeeds, `per_episode` of its steps
+    drawn uniformly (without the first), while it still holds what the episode started holding, each
+    re-created and kept if it starts calm (ALONG_SETTLE_FORCE). The policy acts on its mean."""
+    from .evaluate import load
+    from .registry import make_env
+
+    actor, fields = load(policy)
+    skill = bank_skill(specs[0])
+    if actor.skill != skill:
+        raise ValueError(
+            f"--along: {policy} is a {actor.skill!r} policy; the episodes are {skill!r} episodes"
+        )
+    env = make_env(skill, **{**fields, "split": split})
+    check = make_env(skill, split=split)
+    rng = np.random.default_rng(seed)
+    out: list[EpisodeSpec] = []
+    counts = {"episodes": 0, "success": 0, "candidates": 0, "not_recreated": 0, "not_calm": 0, "kept": 0}
+    for k, spec in enumerate(specs):
+        obs, _ = env.reset(seed=seed + k, options={"episode": spec})
+        actor.reset(env)
+        states, step, done = [], 0, False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(actor.act(obs, env))
+            step, done = step + 1, terminated or truncated
+            if not done and env.backend.held == spec.held:
+                states.append(mid_episode(env.backend, env.backend.spec, k, step))
+        counts["episodes"] += 1
+        if info["episode_stats"].get("success", 0.0) < 0.5 or not states:
+            continue
+        counts["success"] += 1
+        for i in sorted(rng.choice(len(states), size=min(per_episode, len(states)), replace=False)):
+            counts["candidates"] += 1
+            state = recreated(check.backend, states[i])
+            if state is None:
+                counts["not_recreated"] += 1
+                continue
+            check.backend.step(None, None, None)
+            if (
+                check.backend.unstable
+                or check.backend.force_instant > ALONG_SETTLE_FORCE
+                or check.backend.held != state.held
+            ):
+                counts["not_calm"] += 1
+                continue
+            out.append(state)
+    env.close()
+    check.close()
+    counts["kept"] = len(out)
+    return out, counts
+
+
 BANK_SKILLS = ("pick", "place", "nav_to_obj")
 """The skills a start bank can hold episodes of."""
 
@@ -325,6 +399,18 @@ def main(argv: list[str] | None = None) -> int:
         metavar="POLICY",
         help="with --task: keep only the episodes this policy (of that skill) fails, acting on its mean",
     )
+    parser.add_argument(
+        "--along",
+        metavar="POLICY",
+        help="with --task: keep states mid-way along the episodes this policy (of that skill, e.g. "
+        "scripted:place) succeeds, --per-episode of each",
+    )
+    parser.add_argument(
+        "--per-episode",
+        type=int,
+        default=2,
+        help="with --along: states kept per successful episode (default 2)",
+    )
     parser.add_argument("--out", required=True, help="episodes file to write (never overwritten)")
     args = parser.parse_args(argv)
     if args.episodes < 1:
@@ -336,6 +422,12 @@ def main(argv: list[str] | None = None) -> int:
     split_layouts(args.split)
     if args.set and args.task is None:
         parser.error("--set: task fields need --task")
+    if args.per_episode < 1:
+        parser.error(f"--per-episode: {args.per_episode} must be >= 1")
+    if args.along is not None and (args.task is None or args.failures_of is not None):
+        parser.error(
+            f"--along: {args.along} runs on a skill's own task episodes; give --task, not --failures-of"
+        )
     if args.failures_of is not None and args.task is None:
         parser.error(f"--failures-of: {args.failures_of} is run on a skill's own task episodes; give --task")
     single_thread_acting()
@@ -388,10 +480,19 @@ def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: 
                 f"--failures-of: {args.failures_of} failed none of {args.episodes} episodes; nothing written"
             )
         what += f" that {args.failures_of} fails ({extra['causes']})"
+    if args.along is not None:
+        try:
+            bank, extra = states_along(args.along, bank, args.split, args.per_episode, args.seed)
+        except ValueError as e:
+            parser.error(str(e))
+        if not bank:
+            parser.error(f"--along: no state kept along {args.along}'s episodes ({extra}); nothing written")
+        what = f"states along {args.along}'s successful {what} ({extra})"
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     save_episodes(args.out, bank)
     seconds = round(time.perf_counter() - t0, 1)
-    print(f"{len(bank)} of {args.episodes} {what} on {args.split} layouts -> {args.out} in {seconds} s")
+    count = f"{len(bank)}" if args.along is not None else f"{len(bank)} of {args.episodes}"
+    print(f"{count} {what} on {args.split} layouts -> {args.out} in {seconds} s")
     print(
         json.dumps(
             {
@@ -400,6 +501,7 @@ def _record_task(parser: argparse.ArgumentParser, args: argparse.Namespace, t0: 
                 "task": args.task,
                 "fields": args.set,
                 "failures_of": args.failures_of,
+                "along": args.along,
                 **extra,
                 "kept": len(bank),
             }

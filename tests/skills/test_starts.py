@@ -17,6 +17,7 @@ from skills.starts import (
     BankEpisodes,
     load_bank,
     main,
+    mid_episode,
     record_nav_stops,
     recreated,
     stop_episode,
@@ -235,3 +236,59 @@ def test_a_bank_of_failures_keeps_only_the_episodes_the_policy_fails(
         )
     assert "--failures-of" in capsys.readouterr().err
     assert not any((tmp_path / f).exists() for f in ("x.json", "y.json", "z.json"))
+
+
+def test_states_along_a_demonstrator_start_where_it_was_mid_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "along.json"
+    args = ["--task", "place", "--along", "scripted:place", "--episodes", "4", "--per-episode", "3"]
+    assert main([*args, "--out", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    bank = load_bank(str(out), "train", "place")
+    assert report["success"] >= 2, "the scripted place places most training episodes"
+    assert len(bank) == report["kept"] == report["candidates"] - report["not_recreated"] - report["not_calm"]
+    assert 0 < len(bank) <= 3 * report["success"]
+    drawn = {s.episode_id: s for s in task_episodes("place", "train", 4)}
+    env = make_env("place", split="train")
+    for spec in bank:
+        first = drawn[spec.episode_id.split("-", 1)[1].rsplit("-", 2)[0]]
+        assert spec.layout == first.layout and spec.targets == first.targets and spec.held == first.held
+        assert spec.robot.arm is not None and len(spec.robot.arm) == 7
+        assert (spec.robot.x, spec.robot.y, spec.robot.arm) != (first.robot.x, first.robot.y, None)
+        env.reset(options={"episode": spec})  # a place episode that starts there, holding its target
+        assert env.backend.held == spec.held
+        assert env.backend.arm_qpos == pytest.approx(np.array(spec.robot.arm), abs=1e-6)
+    with pytest.raises(SystemExit):
+        main([*args, "--out", str(out)])  # never overwritten
+    with pytest.raises(SystemExit):  # a pick policy along place episodes
+        main(
+            [
+                "--task",
+                "place",
+                "--along",
+                "scripted:pick",
+                "--episodes",
+                "1",
+                "--out",
+                str(tmp_path / "x.json"),
+            ]
+        )
+    with pytest.raises(SystemExit):
+        main(["--along", "scripted:place", "--out", str(tmp_path / "y.json")])  # needs --task
+    with pytest.raises(SystemExit):
+        main([*args[:-1], "0", "--out", str(tmp_path / "z.json")])
+    assert not any((tmp_path / f).exists() for f in ("x.json", "y.json", "z.json"))
+
+
+def test_mid_episode_keeps_the_arm_and_the_scene_as_they_are() -> None:
+    env = make_env("place", split="train")
+    env.reset(seed=3)
+    for _ in range(10):
+        env.step(env.action_space.sample() * 0.5)
+    b = env.backend
+    spec = mid_episode(b, b.spec, 2, 10)
+    assert spec.robot.arm == pytest.approx(tuple(b.arm_qpos))
+    assert (spec.robot.x, spec.robot.y, spec.robot.yaw) == pytest.approx(b.base_pose)
+    assert spec.articulations == tuple((n, pytest.approx(b.articulation(n))) for n, _ in b.spec.articulations)
+    assert spec.episode_id == f"along-{b.spec.episode_id}-2-10" and spec.held == b.spec.held
