@@ -1,11 +1,13 @@
 """What HAB's force rule would read where ours reads the arm: the held object's and the whole scene's contacts.
 
     python docs/results/hab/diagnostics/scene_force/forces.py skills/checkpoints/place.pt 200 > place.jsonl
+    python docs/results/hab/diagnostics/scene_force/forces.py skills/checkpoints/pick.pt 200 > pick.jsonl
     python docs/results/hab/diagnostics/scene_force/forces.py --summary place.jsonl
 
 habitat-lab's RobotForce reads, when the task's `count_obj_collisions` is set (its default, and HAB's
 place and pick configs), the largest normal force of any contact point in the scene, not the robot's.
-Over a policy's own held-out episodes (the 200 of `place_timeouts.py`: HAB's place and force rules),
+Over a policy's own held-out episodes (the 200 of `place_timeouts.py` or `pick_timeouts.py`: HAB's
+rules),
 each step's three readings: the arm's largest contact (ours), the held object's largest contact, the
 largest contact anywhere but the robot's base and body (which HAB's navmesh base never presses on
 anything). Each reading goes through the force rule (min_force 20 N); one JSON line per episode: the
@@ -22,10 +24,11 @@ import mujoco
 import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "timeouts"))
+import pick_timeouts  # noqa: E402
+import place_timeouts  # noqa: E402
 from pick_timeouts import episodes  # noqa: E402
-from place_timeouts import FIELDS  # noqa: E402
 
-from skills.evaluate import failure_causes  # noqa: E402
+from skills.evaluate import failure_causes, load  # noqa: E402
 
 MIN_FORCE = 20.0
 READINGS = ("arm", "held", "scene")
@@ -69,10 +72,15 @@ def readings(b: Any) -> dict[str, float]:
 
 
 def trace(policy: str, count: int) -> None:
-    for k, env, skill_policy, obs in episodes(policy, count, FIELDS):
+    skill = load(policy)[0].skill
+    fields = {"pick": pick_timeouts.FIELDS, "place": place_timeouts.FIELDS}[skill]
+    for k, env, skill_policy, obs in episodes(policy, count, fields):
         b = env.backend
         rules = {r: Rule() for r in READINGS}
-        receptacle = b.spec.targets[0].goal_receptacle
+        target = b.spec.targets[0]
+        receptacle = next(o.receptacle for o in b.spec.objects if o.handle == target.handle)
+        if skill == "place":
+            receptacle = target.goal_receptacle
         done, steps = False, 0
         while not done:
             obs, _, terminated, truncated, info = env.step(skill_policy.act(obs, env))
