@@ -21,6 +21,7 @@ from skills.warmstart import (
     hold_grip,
     main,
     renamed_sensor,
+    widened,
     with_base,
     with_depth,
     with_sensor,
@@ -317,3 +318,32 @@ def test_without_sensor_acts_as_the_source_fed_the_sensors_training_mean(tmp_pat
     env.close()
     with pytest.raises(WarmStartError, match="not a vector sensor"):
         without_sensor(JOINT_NAV, tmp_path / "d.pt", "head_depth")
+
+
+def test_widened_acts_and_values_as_the_source_and_its_new_units_move(tmp_path: Path) -> None:
+    source_path = CHECKPOINT_DIR / "place.pt"
+    out = widened(source_path, tmp_path / "place_w256.pt", 256)
+    data = checkpoint.read(out)
+    assert data["config"]["policy"]["hidden_size"] == 256
+    assert data["model"]["actor_body.core.lstm.weight_hh_l1"].shape == (4 * 256, 256)
+    assert torch.all(data["model"]["actor.weight"][:, 128:] == 0)
+    assert torch.all(data["model"]["actor_body.core.lstm.weight_ih_l1"][:128, 128:] == 0)
+    source, wide = load_skill_policy(source_path), load_skill_policy(out)
+    fields = {k: v for k, v in asdict(source.config).items() if k not in EPISODE_SOURCE_FIELDS}
+    env = make_env("place", **fields, split="heldout")
+    obs, _ = env.reset(seed=4)
+    source.reset(env)
+    wide.reset(env)
+    for _ in range(20):  # the same actions on the same states, an LSTM's memory included
+        a, b = source.act(obs, env), wide.act(obs, env)
+        assert torch.allclose(torch.as_tensor(a), torch.as_tensor(b), atol=1e-5)
+        obs, *_ = env.step(a)
+    env.close()
+    assert wide.runner.state.shape[-1] == 256  # [1, layers, (h, c), units]
+    assert wide.runner.state[..., 128:].abs().max() > 1e-3  # the new units are alive: they remember
+    with pytest.raises(WarmStartError, match="more units than it has"):
+        widened(out, tmp_path / "again.pt", 256)
+    with pytest.raises(WarmStartError, match="LSTM"):
+        widened(MLP_PLACE, tmp_path / "mlp.pt", 256)
+    assert main([str(source_path), str(tmp_path / "cli.pt"), "--widen", "64"]) == 2
+    assert not any((tmp_path / f).exists() for f in ("again.pt", "mlp.pt", "cli.pt"))
