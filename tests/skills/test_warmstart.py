@@ -21,13 +21,13 @@ from skills.warmstart import (
     hold_grip,
     main,
     renamed_sensor,
-    widened,
     with_base,
     with_depth,
     with_sensor,
     without_base,
     without_sensor,
 )
+from skills.widen import widened
 from tpsrl.engine import checkpoint
 
 MLP_PICK = Path(__file__).parents[2] / "docs/results/runs/pick_control/checkpoints/latest.pt"

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import mujoco
 import numpy as np
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "timeouts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "timeouts"))
 import pick_timeouts  # noqa: E402
 import place_timeouts  # noqa: E402
 from pick_timeouts import episodes  # noqa: E402
