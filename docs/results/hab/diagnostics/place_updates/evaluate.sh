@@ -2,7 +2,8 @@
 # `evaluate.sh NAME...`: each run runs/dev/NAME on the place table's 800 held-out episodes (sets 1e6-4e6)
 # by HAB's place rule and force rule (peak), --against the shipped place, into NAME_800.json here; then
 # success by the way to the goal (place_depth/detours.py). Runs that are already evaluated are skipped.
-D=docs/results/hab/diagnostics/place_updates
+# The JSONs go to $EVAL_DIR where it is set (a session's own folder), else here.
+D=${EVAL_DIR:-docs/results/hab/diagnostics/place_updates}
 source .venv/bin/activate
 export MUJOCO_GL=egl
 HAB="--set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set force_measure=peak"
