@@ -6,7 +6,7 @@
 D=${EVAL_DIR:-docs/results/hab/diagnostics/place_updates}
 source .venv/bin/activate
 export MUJOCO_GL=egl
-HAB="--set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set force_measure=peak"
+HAB="--set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set shut_tol=0 --set force_measure=peak"
 for name in "$@"; do
   out=$D/${name}_800.json
   [ -s $out ] || python -m skills.evaluate runs/dev/$name --episodes 200 --seed 1000000,2000000,3000000,4000000 \
