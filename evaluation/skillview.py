@@ -24,7 +24,7 @@ from skills.registry import make_config, task_class
 from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.env import EnvConfig, RearrangeEnv
 from tpsrl.sim.episode import EpisodeSpec, ObjectPlacement, Target
-from tpsrl.sim.sensors import SENSORS, SensorContext
+from tpsrl.sim.sensors import SENSORS, SensorContext, goal_joint
 
 __all__ = ["BackendView", "SkillView", "call_spec", "full_action", "skill_env_config"]
 
@@ -135,7 +135,11 @@ class SkillView:
         handles = [t.handle for t in spec.targets[:1]]
         goals = np.array([t.goal for t in spec.targets[:1]], dtype=np.float64).reshape(-1, 3)
         nav = None if spec.nav_goal is None else np.asarray(spec.nav_goal)
-        self._ctx = SensorContext(handles, goals, nav, env.cfg.depth.max_depth, 1, spec.marker)
+        joint = goal_joint(spec.targets[0].goal_receptacle) if spec.targets else None
+        opening = env.backend.articulation(joint) if joint else 0.0
+        self._ctx = SensorContext(
+            handles, goals, nav, env.cfg.depth.max_depth, 1, spec.marker, joint, opening
+        )
 
     def observe(self) -> dict[str, np.ndarray]:
         """The skill's observations of the live simulator, as its task computes them."""

@@ -40,6 +40,7 @@ class SkillConfig:
         "path_compass": False,
         "contact": False,
         "ranges": False,
+        "shift_sensor": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
         "force_measure": "sum",
@@ -71,6 +72,10 @@ class SkillConfig:
     lidar's readings, not a HAB sensor) to the observations (docs/skills.md). Pick with it, acting on its
     mean action, times out more and navigates less in NoNav; sampled, it does as well as without it, not
     better (three seeds, docs/results.md, twenty-ninth session); no shipped skill reads it."""
+    shift_sensor: bool = False
+    """Adds goal_receptacle_shift (the share of its opening by which the fridge door or drawer holding the
+    goal has been pushed toward closed since the start, not a HAB sensor) to the observations: a state-only
+    place cannot see the drawer it shoves shut (docs/skills.md)."""
     grip_init_mean: float = 0.0
     """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
@@ -86,7 +91,7 @@ class SkillConfig:
     nav's joint standard deviations: 0.02-0.14 rad), so such a start is far outside what it has seen."""
     observations: tuple[str, ...] | None = None
     """Observation names; None: the skill's HAB observations (plus head_depth when depth > 0, and the
-    sensors odometry, path_compass and contact add)."""
+    sensors odometry, path_compass, contact, ranges and shift_sensor add)."""
     max_steps: int = 300
     """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
     clutter: tuple[int, int] = (0, 5)
@@ -237,6 +242,7 @@ def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[s
             ("goal_path_compass", cfg.path_compass),
             ("arm_contact_force", cfg.contact),
             ("base_ranges", cfg.ranges),
+            ("goal_receptacle_shift", cfg.shift_sensor),
         )
         if on
     )

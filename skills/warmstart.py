@@ -38,7 +38,7 @@ zero columns: the heads read the LSTM).
 `--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
 `base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
 shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force); `base_ranges`, a planar
-lidar's 24 distances) to the observations, its input weights 0, so the written policy acts as the source did
+lidar's 24 distances; `goal_receptacle_shift`, how far the goal's fridge door or drawer has been pushed shut) to the observations, its input weights 0, so the written policy acts as the source did
 until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into furniture
 (mostly a table's footprint, driving straight at a goal behind it) for the rest of the episode: an MLP has
 no memory and its other observations stop changing when the base is blocked, so its mean action repeats
@@ -344,6 +344,7 @@ SENSOR_FIELDS = {
     "goal_path_compass": "path_compass",
     "arm_contact_force": "contact",
     "base_ranges": "ranges",
+    "goal_receptacle_shift": "shift_sensor",
 }
 """Sensors `--add-sensor` adds -> the skill config field that turns each on."""
 

@@ -182,22 +182,27 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path, skill: str)
         ("pick_lstm", "goal_path_compass", "path_compass"),
         ("pick_lstm", "arm_contact_force", "contact"),
         ("pick_lstm", "base_ranges", "ranges"),
+        ("place", "goal_receptacle_shift", "shift_sensor"),
     ],
 )
 def test_with_sensor_acts_as_the_source_until_trained(
     tmp_path: Path, skill: str, sensor: str, field: str
 ) -> None:
     # an MLP pick run's checkpoint, and the shipped pick (an LSTM since 2026-11-26)
-    source = {"nav_to_obj": CHECKPOINT_DIR / "nav_to_obj.pt", "pick": MLP_PICK}.get(
-        skill, CHECKPOINT_DIR / "pick.pt"
-    )
+    source = {
+        "nav_to_obj": CHECKPOINT_DIR / "nav_to_obj.pt",
+        "pick": MLP_PICK,
+        "place": CHECKPOINT_DIR / "place.pt",
+    }.get(skill, CHECKPOINT_DIR / "pick.pt")
     skill = skill.removesuffix("_lstm")
     out = with_sensor(source, tmp_path / "plus.pt", sensor)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
     obs_space = data["spaces"]["observation"]["dict"]
     assert obs_space[sensor]["shape"] == [
-        {"base_odometry": 3, "arm_contact_force": 1, "base_ranges": 24}.get(sensor, 2)
+        {"base_odometry": 3, "arm_contact_force": 1, "base_ranges": 24, "goal_receptacle_shift": 1}.get(
+            sensor, 2
+        )
     ]
     # The vector inputs are concatenated in sorted key order: the new sensor's columns start at 0, the
     # source's keep their weights at their new offsets.
@@ -232,6 +237,10 @@ def test_with_sensor_acts_as_the_source_until_trained(
         obs_s, *_ = sensing.step(a)
     if sensor == "arm_contact_force":  # (nothing need touch the arm in 15 steps: it reads the simulator's)
         assert obs_s[sensor][0] == pytest.approx(math.log1p(sensing.backend.arm_force), rel=1e-5)
+    elif (
+        sensor == "goal_receptacle_shift"
+    ):  # (0 unless a goal's door or drawer moves: tests/skills/test_place_shut.py)
+        assert np.isfinite(obs_s[sensor]).all()
     else:
         assert np.abs(obs_s[sensor]).max() > 0.1  # it reads something
     plain.close()

@@ -17,7 +17,7 @@ import numpy as np
 
 from .backend import DepthSettings, SimBackend, make_backend
 from .episode import EpisodeSpec, EpisodeSpecError, PlacementError
-from .sensors import ACTION_SIZES, ACTIONS, ARM_ACTIONS, SENSORS, SensorContext
+from .sensors import ACTION_SIZES, ACTIONS, ARM_ACTIONS, SENSORS, SensorContext, goal_joint
 from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
 
 __all__ = ["EnvConfig", "RearrangeEnv", "RearrangeEnvFactory", "Task", "TaskStep", "FreeTask", "register"]
@@ -150,8 +150,16 @@ class RearrangeEnv(gym.Env):
         handles = [t.handle for t in spec.targets]
         goals = np.array([t.goal for t in spec.targets], dtype=np.float64).reshape(-1, 3)
         nav = None if spec.nav_goal is None else np.asarray(spec.nav_goal)
+        joint = goal_joint(spec.targets[0].goal_receptacle) if spec.targets else None
         self._ctx = SensorContext(
-            handles, goals, nav, self.cfg.depth.max_depth, self.cfg.n_targets, spec.marker
+            handles,
+            goals,
+            nav,
+            self.cfg.depth.max_depth,
+            self.cfg.n_targets,
+            spec.marker,
+            joint,
+            self.backend.articulation(joint) if joint else 0.0,
         )
         self._t = 0
         self._return_terms = {}

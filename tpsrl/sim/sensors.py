@@ -45,6 +45,15 @@ class SensorContext:
     max_depth: float
     n_targets: int
     marker: str | None = None  # articulation whose handle marker_rel_pos tracks
+    goal_joint: str | None = None  # the fridge door or drawer holding the first goal (goal_receptacle_shift)
+    goal_opening: float = 0.0  # its joint state when the episode (or a chain's skill call) began
+
+
+def goal_joint(goal_receptacle: str | None) -> str | None:
+    """The articulation (fridge door, drawer) a goal on `goal_receptacle` lies in; None on open surfaces."""
+    if goal_receptacle == "fridge" or (goal_receptacle or "").startswith("drawer_"):
+        return goal_receptacle
+    return None
 
 
 def base_to_world(base_pose: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -122,6 +131,12 @@ def _marker_state(b: SimBackend, c: SensorContext) -> np.ndarray:
     return np.array([b.articulation(c.marker)], dtype=np.float32)
 
 
+def _goal_shift(b: SimBackend, c: SensorContext) -> np.ndarray:
+    if c.goal_joint is None or c.goal_opening <= 0:
+        return np.zeros(1, dtype=np.float32)
+    return np.array([(c.goal_opening - b.articulation(c.goal_joint)) / c.goal_opening], dtype=np.float32)
+
+
 def _ee(b: SimBackend) -> np.ndarray:
     return b.world_to_base(b.ee_pos_world)
 
@@ -197,6 +212,10 @@ SENSORS: dict[str, Sensor] = {
     # (docs/skills.md). HAB's skills see only what their head camera sees, ahead. Measured: pick with it
     # is no better (docs/results.md, twenty-ninth session).
     "base_ranges": Sensor(lambda n, hw: (24,), 0.0, 2.0, lambda b, c: b.base_ranges().astype(np.float32)),
+    # Not a HAB sensor: the share of its opening at the start by which the fridge door or drawer holding the
+    # goal has since been pushed toward closed (0 for goals on open surfaces). A state-only place cannot see
+    # the drawer it shoves shut with the object it carries, which leaves the goal in the air (docs/skills.md).
+    "goal_receptacle_shift": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _goal_shift),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
     "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),

@@ -4,7 +4,7 @@
     python docs/results/hab/diagnostics/place_shut/pushed_shut.py --summary fridge.jsonl drawer.jsonl
 
 The place task's held-out episodes from the default evaluation seed with every goal in `receptacle`
-(fridge or drawer_0), HAB's place rule and force rule (`timeouts/place_timeouts.py`'s fields). One JSON
+(fridge or drawer_0), HAB's place rule and force rule (`timeouts/place_timeouts.py`'s fields; no shut rule). One JSON
 line per episode: the outcome, its causes, the receptacle's opening at the start, the least it had during
 the episode and at the end (m for a drawer, rad for the door). `--summary`: how many were pushed more
 than a quarter of their opening toward closed (`skill.shut_tol=0.25`'s rule), and how those ended.
@@ -27,7 +27,7 @@ SHUT = 0.25
 
 
 def trace(policy: str, receptacle: str, count: int) -> None:
-    fields = dict(place_timeouts.FIELDS, goal_receptacles=(receptacle,))
+    fields = dict(place_timeouts.FIELDS, goal_receptacles=(receptacle,), shut_tol=0.0)
     for k, env, pol, obs in episodes(policy, count, fields):
         b = env.backend
         start = least = b.articulation(receptacle)
