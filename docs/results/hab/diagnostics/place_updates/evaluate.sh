@@ -6,7 +6,9 @@
 D=${EVAL_DIR:-docs/results/hab/diagnostics/place_updates}
 source .venv/bin/activate
 export MUJOCO_GL=egl
-HAB="--set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set shut_tol=0 --set force_measure=peak"
+# (goals on every receptacle once each, the task's own draw, for runs trained with some listed more often)
+ALL="('kitchen_counter','kitchen_cabinet','dining_table','coffee_table','sofa','tv_stand','shelf','side_table','bookshelf','fridge','drawer_0')"
+HAB="--set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set shut_tol=0 --set force_measure=peak --set goal_receptacles=$ALL"
 for name in "$@"; do
   out=$D/${name}_800.json
   [ -s $out ] || python -m skills.evaluate runs/dev/$name --episodes 200 --seed 1000000,2000000,3000000,4000000 \
