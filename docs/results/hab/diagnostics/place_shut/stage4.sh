@@ -1,0 +1,14 @@
+#!/bin/bash
+# s103's recipe again (stage2.sh: the shut rule, the drawer, fridge and shelf listed three times among the
+# goals, HAB's 2 x 2 at 1e-4 decayed from the start, 256 units; 87.0% of the 800), 1.5M steps:
+#   s106: from s103 (a second such stage);
+#   s107: from s101, as s103 was, with seed 107 (is s103 the recipe or its draw?).
+source .venv/bin/activate
+export MUJOCO_GL=egl
+B=docs/results/starts
+G="[kitchen_counter,kitchen_cabinet,dining_table,coffee_table,sofa,tv_stand,shelf,side_table,bookshelf,fridge,drawer_0,fridge,drawer_0,shelf,fridge,drawer_0,shelf]"
+C="skill=place policy=cpu policy.hidden_size=256 ppo.max_sequence_length=32 skill.grip_init_mean=2.0 skill.force_measure=sum skill.clear_dist=0.25 skill.drop_penalty=2.0 skill.shut_tol=0.25 skill.goal_receptacles=$G skill.start_bank='$B/place_detour_train.json,$B/place_nav_train.json,$B/place_chain_train.json' skill.start_bank_prob=0.5 ppo.lr_schedule=cosine ppo.lr_decay_start=0 ppo.target_kl=0.03 ppo.epochs=2 ppo.num_minibatches=2 ppo.lr=1e-4 run.total_steps=1500000 run.wandb=disabled run.progress=false"
+run() { name=$1; shift; [ -e runs/dev/$name ] || python -m skills.train $C "$@" run.dir=runs/dev/$name > logs/$name.log 2>&1; }
+run place_w256_shut_goals2_s106 run.init_from=runs/dev/place_w256_shut_goals_s103/checkpoints/latest.pt run.seed=106 &
+run place_w256_shut_goals_s107 run.init_from=runs/dev/place_w256_shut_s101/checkpoints/latest.pt run.seed=107 &
+wait
