@@ -11,6 +11,7 @@ import numpy as np
 from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
+from tpsrl.sim.sensors import goal_joint
 from tpsrl.sim.task import TaskStep
 
 from .config import BankedConfig, env_config
@@ -165,10 +166,9 @@ class PlaceTask:
         self.holding = backend.held == self.target
         self.placed = False
         self.last_pos = backend.object_pos(self.target)
-        grec = spec.targets[0].goal_receptacle or ""
-        # the fridge door or drawer that holds the goal, and how far it is open (0 where none holds it)
-        self.shut_joint = grec if grec in spec.articulation_dict else ""
-        self.opening = backend.articulation(grec) if self.shut_joint else 0.0
+        # the fridge door or drawer that holds the goal (as goal_receptacle_shift reads it), and how far it is open
+        self.shut_joint = goal_joint(spec.targets[0].goal_receptacle) or ""
+        self.opening = backend.articulation(self.shut_joint) if self.shut_joint else 0.0
         self.progress.reset()
         self.force.reset()
         if self.config.detour_reward:

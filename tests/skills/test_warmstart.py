@@ -237,9 +237,8 @@ def test_with_sensor_acts_as_the_source_until_trained(
         obs_s, *_ = sensing.step(a)
     if sensor == "arm_contact_force":  # (nothing need touch the arm in 15 steps: it reads the simulator's)
         assert obs_s[sensor][0] == pytest.approx(math.log1p(sensing.backend.arm_force), rel=1e-5)
-    elif (
-        sensor == "goal_receptacle_shift"
-    ):  # (0 unless a goal's door or drawer moves: tests/skills/test_place_shut.py)
+    elif sensor == "goal_receptacle_shift":
+        # 0 unless the goal's door or drawer moves (its readings: tests/skills/test_place_shut.py)
         assert np.isfinite(obs_s[sensor]).all()
     else:
         assert np.abs(obs_s[sensor]).max() > 0.1  # it reads something
