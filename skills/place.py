@@ -35,6 +35,7 @@ class PlaceConfig(BankedConfig):
         "clear_dist": 0.0,
         "place_margin": 0.0,
         "detour_reward": False,
+        "shut_tol": 0.0,
     }
     """Values of fields added after runs were trained with them (checkpoints without the field)."""
 
