@@ -23,7 +23,7 @@ def _dist_rewards(margin: float, path: list[float]) -> list[float]:
         base_pose=(0.0, 0.0, 0.0),
         ee_pos_world=np.array([0.5, 0.0, 1.0]),
     )
-    spec = SimpleNamespace(targets=(SimpleNamespace(handle="obj", goal=tuple(GOAL)),))
+    spec = SimpleNamespace(targets=(SimpleNamespace(handle="obj", goal=tuple(GOAL), goal_receptacle=None),))
     where = {"pos": GOAL + [path[0], 0.0, 0.0]}
     backend.object_pos = lambda name: where["pos"]
     task.reset(backend, spec)
