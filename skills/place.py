@@ -11,7 +11,7 @@ import numpy as np
 from tpsrl.sim.backend import SimBackend
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
-from tpsrl.sim.sensors import goal_joint
+from tpsrl.sim.sensors import goal_joint, pushed_shut
 from tpsrl.sim.task import TaskStep
 
 from .config import BankedConfig, env_config
@@ -238,6 +238,4 @@ class PlaceTask:
     def _shut(self, b: SimBackend) -> bool:
         """`shut_tol`'s rule: the goal's door or drawer pushed that share of its opening toward closed."""
         tol = self.config.shut_tol
-        return bool(
-            tol and self.opening > 0 and self.opening - b.articulation(self.shut_joint) > tol * self.opening
-        )
+        return bool(tol) and pushed_shut(b, self.shut_joint, self.opening) > tol

@@ -131,10 +131,16 @@ def _marker_state(b: SimBackend, c: SensorContext) -> np.ndarray:
     return np.array([b.articulation(c.marker)], dtype=np.float32)
 
 
+def pushed_shut(b: SimBackend, joint: str | None, opening: float) -> float:
+    """The share of `opening` (its state at the start) by which articulation `joint` has since been pushed
+    toward closed; 0 where there is none or it started closed (goal_receptacle_shift, place's shut rule)."""
+    if not joint or opening <= 0:
+        return 0.0
+    return (opening - b.articulation(joint)) / opening
+
+
 def _goal_shift(b: SimBackend, c: SensorContext) -> np.ndarray:
-    if c.goal_joint is None or c.goal_opening <= 0:
-        return np.zeros(1, dtype=np.float32)
-    return np.array([(c.goal_opening - b.articulation(c.goal_joint)) / c.goal_opening], dtype=np.float32)
+    return np.array([pushed_shut(b, c.goal_joint, c.goal_opening)], dtype=np.float32)
 
 
 def _ee(b: SimBackend) -> np.ndarray:
