@@ -82,6 +82,16 @@ PICK16 := engine.num_envs=16 ppo.lr_decay_start=0.0
 PICK_DEPTH := skill=pick skill.force_measure=peak skill.depth=16 policy.image_encoder=flat ppo.obs_stats_until=500000 \
   skill.detour_reward=true ppo.lr=1e-4 ppo.lr_schedule=cosine
 LSTM_PLACE := policy=cpu ppo.epochs=2 ppo.num_minibatches=2 ppo.max_sequence_length=32 skill.grip_init_mean=2.0
+# The place shipped since the fiftieth session (s103, docs/results.md's forty-ninth-session entry) goes on
+# from lstm_clear: widened to 256 units per layer (skills.warmstart --widen 256: it acts and values as
+# before), then HAB's 2 x 2 updates at 1e-4 decayed from the start, with the starts of training episodes
+# whose base must go round something (detour_bank.py: a detour of 0.25 m or more) beside the nav-stop and
+# chain banks at 0.5: 2.0M steps (seed 94), 2.0M more ending an episode whose drawer or fridge door the
+# place pushes a quarter shut (skill.shut_tol, not HAB's rule; seed 101), then 1.5M with the drawer, the
+# fridge and the shelf listed three times among the goals drawn outside the banks (seed 103).
+PLACE_W256 := $(LSTM_PLACE) policy.hidden_size=256 skill.clear_dist=0.25 skill.drop_penalty=2.0 ppo.lr=1e-4 \
+  ppo.lr_schedule=cosine ppo.lr_decay_start=0 ppo.target_kl=0.03 skill.start_bank_prob=0.5
+PLACE_GOALS := [kitchen_counter,kitchen_cabinet,dining_table,coffee_table,sofa,tv_stand,shelf,side_table,bookshelf,fridge,drawer_0,fridge,drawer_0,shelf,fridge,drawer_0,shelf]
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
@@ -148,6 +158,19 @@ train-skills: $(BIN)/activate
 	train place lstm_clear skill=place $(LSTM_PLACE) skill.drop_penalty=2.0 skill.clear_dist=0.25 "skill.start_bank='$$b,$$c'" \
 	  skill.start_bank_prob=0.5 ppo.lr=1e-4 ppo.lr_schedule=cosine run.init_from=runs/skills/place/lstm_gentle/checkpoints/latest.pt \
 	  run.seed=5 run.total_steps=1000000; \
+	a=runs/skills/place/starts_train.json; \
+	test -f $$a || $(BIN)/python -m skills.starts --task place --split train --episodes 5000 --seed 3200000 --out $$a; \
+	dt=runs/skills/place/detour_train.json; \
+	test -f $$dt || $(BIN)/python docs/results/hab/diagnostics/place_depth/detour_bank.py $$a $$dt 0.25; \
+	w2=runs/skills/place/lstm_clear_w256.pt; \
+	test -f $$w2 || $(BIN)/python -m skills.warmstart runs/skills/place/lstm_clear $$w2 --widen 256; \
+	train place w256 skill=place $(PLACE_W256) "skill.start_bank='$$dt,$$b,$$c'" run.init_from=$$w2 \
+	  run.seed=94 run.total_steps=2000000; \
+	train place w256_shut skill=place $(PLACE_W256) skill.shut_tol=0.25 "skill.start_bank='$$dt,$$b,$$c'" \
+	  run.init_from=runs/skills/place/w256/checkpoints/latest.pt run.seed=101 run.total_steps=2000000; \
+	train place w256_shut_goals skill=place $(PLACE_W256) skill.shut_tol=0.25 "skill.goal_receptacles=$(PLACE_GOALS)" \
+	  "skill.start_bank='$$dt,$$b,$$c'" run.init_from=runs/skills/place/w256_shut/checkpoints/latest.pt run.seed=103 \
+	  run.total_steps=1500000; \
 	train place nobase_gentle skill=place $(NOBASE) $(LSTM_PLACE) skill.drop_penalty=2.0 ppo.lr=1e-4 ppo.lr_schedule=cosine \
 	  run.init_from=runs/skills/place/nobase_ft/checkpoints/latest.pt run.seed=5 run.total_steps=1000000; \
 	train pick nobase skill=pick $(NOBASE) $(PICK16) ppo.lr_schedule=constant run.total_steps=2746368; \

@@ -329,7 +329,7 @@ def test_without_sensor_acts_as_the_source_fed_the_sensors_training_mean(tmp_pat
 
 
 def test_widened_acts_and_values_as_the_source_and_its_new_units_move(tmp_path: Path) -> None:
-    source_path = CHECKPOINT_DIR / "place.pt"
+    source_path = CHECKPOINT_DIR / "place_nobase.pt"  # a 128-unit LSTM (the shipped place is widened already)
     out = widened(source_path, tmp_path / "place_w256.pt", 256)
     data = checkpoint.read(out)
     assert data["config"]["policy"]["hidden_size"] == 256
