@@ -12,6 +12,7 @@ Episodes are drawn from fixed seeds (`EVAL_SEED + k`), so two policies see the s
 policy acts deterministically (its mean action) unless `--sample`; `--noise-scale S` samples with S times
 the policy's std. `--seed` takes several seeds: `--episodes` from each, each set reported, the interval
 and the paired test over all of them (results.md's "over 800 held-out episodes" are the four sets above).
+A place trained with some goal receptacles listed more often than others draws each once here (`drawn_once`).
 """
 
 from __future__ import annotations
@@ -110,7 +111,17 @@ def load(policy: str, sample: bool = False, noise_scale: float = 1.0) -> tuple[S
     learned = load_skill_policy(policy)
     learned.runner.deterministic = not sample
     learned.runner.noise_scale = noise_scale
-    return learned, task_fields(learned.config)
+    return learned, drawn_once(task_fields(learned.config))
+
+
+def drawn_once(fields: dict[str, Any]) -> dict[str, Any]:
+    """`fields` with a goal list that names a receptacle more than once (`skill.goal_receptacles`: more of
+    the training goals there, a curriculum) drawing each once, in the list's order: the task's own draw,
+    HAB's, on which policies are compared. `--set goal_receptacles=...` still sets any list."""
+    goals = fields.get("goal_receptacles")
+    if goals is None or len(set(goals)) == len(goals):
+        return fields
+    return {**fields, "goal_receptacles": tuple(dict.fromkeys(goals))}
 
 
 def pooled(parts: list[SkillResult]) -> SkillResult:
