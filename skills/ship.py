@@ -168,8 +168,9 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     checkpoint.export_policy(data, target)
     shipped = checkpoint.load(target)
     total = checkpoint.trained_env_steps(data)
-    # A run started from another policy (`run.init_from`): that policy's curve, then this run's.
-    shipped["curve"] = run_curve(data, run_dir / "metrics.jsonl")
+    # A shipped file shipped again (a kept copy) carries its whole curve; a run started from another policy
+    # (`run.init_from`): that policy's curve, then this run's.
+    shipped["curve"] = list(data["curve"]) if data.get("curve") else run_curve(data, run_dir / "metrics.jsonl")
     shipped["shipped"] = {
         **checkpoint.code_version(),
         "from_run": str(run_dir if source.is_dir() else source),

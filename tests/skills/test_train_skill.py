@@ -272,6 +272,19 @@ def test_ship_names_by_base_movement_and_never_overwrites(pick_run: Path, tmp_pa
     assert backup.read_bytes() == before
 
 
+def test_a_shipped_file_shipped_again_keeps_its_curve_and_steps(pick_run: Path, tmp_path: Path) -> None:
+    # a kept copy (skills.ship --dir docs/results/runs/...) shipped once its run directory is gone
+    from skills.ship import ship
+
+    kept = ship(pick_run, tmp_path / "kept")
+    data = ckpt.read(kept)
+    data["curve"] = [{"env_steps": 256, "success": 0.5, "return": 1.0, "episodes": 4.0, "seconds": 1.0}]
+    ckpt.atomic_save(data, kept)
+    again = ckpt.read(ship(kept, tmp_path / "shipped"))
+    assert again["curve"] == data["curve"] and again["shipped"]["env_steps"] == 256
+    assert again["shipped"]["from_run"] == str(kept)
+
+
 def test_a_run_from_a_shipped_skill_counts_its_steps_and_curve(pick_run: Path, tmp_path: Path) -> None:
     # run.init_from=<shipped file>: a new run (here with another skill config) starts from that policy;
     # its shipped file counts both runs' steps and carries both curves, the second offset.
