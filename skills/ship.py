@@ -170,7 +170,9 @@ def ship(source: str | Path, directory: Path = CHECKPOINT_DIR, force: bool = Fal
     total = checkpoint.trained_env_steps(data)
     # A shipped file shipped again (a kept copy) carries its whole curve; a run started from another policy
     # (`run.init_from`): that policy's curve, then this run's.
-    shipped["curve"] = list(data["curve"]) if data.get("curve") else run_curve(data, run_dir / "metrics.jsonl")
+    shipped["curve"] = (
+        list(data["curve"]) if data.get("curve") else run_curve(data, run_dir / "metrics.jsonl")
+    )
     shipped["shipped"] = {
         **checkpoint.code_version(),
         "from_run": str(run_dir if source.is_dir() else source),
