@@ -48,8 +48,8 @@ bench: $(BIN)/activate
 # (skills.warmstart --add-base, the base's log-std -1.5), 2.5M steps under HAB's rule from both banks, then
 # 1.0M under the gentle rule with a release away costing 2.0 at 1e-4 decayed to 0, then (twenty-third
 # session) 1.0M more likewise with the clearance rule (skill.clear_dist=0.25: a place ends with the gripper
-# 0.25 m from the goal), seed 5 (shipped until the fiftieth session, PLACE_W256 below). The no-base place shipped since the twenty-fourth session
-# is its LSTM (nobase_ft) + 1.0M steps under the gentle rule with a release away costing 2.0, at 1e-4
+# 0.25 m from the goal), seed 5 (shipped until the fiftieth session, PLACE_W256 below). The no-base
+# place shipped since the twenty-fourth session is its LSTM (nobase_ft) + 1.0M steps under the gentle rule with a release away costing 2.0, at 1e-4
 # decayed to 0, seed 5 (the with-base place still starts from nobase_ft, as it was trained). No-base
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md). open_drawer and close_fridge as shipped (fourteenth session) are
