@@ -19,10 +19,12 @@ import torch
 import skills.evaluate as ev
 from skills.learned import load_skill_policy
 
-ALL = ("kitchen_counter", "kitchen_cabinet", "dining_table", "coffee_table", "sofa", "tv_stand", "shelf",
-       "side_table", "bookshelf", "fridge", "drawer_0")
-HAB = dict(release_speed=0.0, settle_speed=0.0, clear_dist=0.0, shut_tol=0.0, force_measure="peak",
-           goal_receptacles=ALL)
+ALL = tuple(
+    "kitchen_counter kitchen_cabinet dining_table coffee_table sofa tv_stand shelf side_table bookshelf fridge drawer_0".split()
+)
+HAB = dict(
+    release_speed=0, settle_speed=0, clear_dist=0, shut_tol=0, force_measure="peak", goal_receptacles=ALL
+)
 
 
 class MeanRunner:
@@ -52,7 +54,9 @@ def main() -> None:
     head = members[0]
     head.runner = MeanRunner([m.runner for m in members])
     ev.load = lambda policy, sample=False, noise_scale=1.0: (head, ev.drawn_once(ev.task_fields(head.config)))
-    parts = [ev.evaluate("+".join(paths), 200, seed=s, **HAB) for s in (1_000_000, 2_000_000, 3_000_000, 4_000_000)]
+    parts = [
+        ev.evaluate("+".join(paths), 200, seed=s, **HAB) for s in (1_000_000, 2_000_000, 3_000_000, 4_000_000)
+    ]
     result = ev.pooled(parts)
     json.dump(asdict(result), open(out, "w"))
     print(out, f"{100 * result.success:.2f}%", result.failures)
