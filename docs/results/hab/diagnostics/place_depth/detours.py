@@ -3,6 +3,8 @@
     python docs/results/hab/diagnostics/place_depth/detours.py 200 1000000,2000000,3000000,4000000 \
         hardrec_s62_800.json [more evaluate --json outputs ...]
 
+(`SPLIT=train` for outputs of `skills.evaluate --split train`; held-out by default.)
+
 The place task's held-out episodes (seed + k, as `skills.evaluate` draws them, default fields): for each,
 the detour the base must make at the start (`skills.terms.Detour` to the goal:
 its shortest way over the free floor to where the arm reaches the goal, less the straight line; None
@@ -13,6 +15,7 @@ where no way is known). Joined with the outcomes of evaluate's JSON outputs of t
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import defaultdict
 
@@ -35,9 +38,9 @@ def band(d: float | None) -> str:
     return next(name for lo, hi, name in BANDS if lo is not None and lo <= d < hi)
 
 
-def episode_rows(episodes: int, seeds: list[int]) -> list[tuple[str, float | None]]:
-    """(goal receptacle, detour at the start) of each held-out place episode `seed + k`, in evaluate's order."""
-    env = make_env("place", split="heldout")
+def episode_rows(episodes: int, seeds: list[int], split: str = "heldout") -> list[tuple[str, float | None]]:
+    """(goal receptacle, detour at the start) of each place episode `seed + k` of `split`, in evaluate's order."""
+    env = make_env("place", split=split)
     detour, rows = Detour(), []
     for seed in seeds:
         for k in range(episodes):
@@ -50,8 +53,8 @@ def episode_rows(episodes: int, seeds: list[int]) -> list[tuple[str, float | Non
     return rows
 
 
-def detours(episodes: int, seeds: list[int]) -> list[float | None]:
-    return [d for _, d in episode_rows(episodes, seeds)]
+def detours(episodes: int, seeds: list[int], split: str = "heldout") -> list[float | None]:
+    return [d for _, d in episode_rows(episodes, seeds, split)]
 
 
 def outcomes(paths: list[str]) -> dict[str, list[bool]]:
@@ -67,7 +70,7 @@ def outcomes(paths: list[str]) -> dict[str, list[bool]]:
 
 def main(argv: list[str]) -> None:
     episodes, seeds = int(argv[0]), [int(s) for s in argv[1].split(",")]
-    rows = detours(episodes, seeds)
+    rows = detours(episodes, seeds, os.environ.get("SPLIT", "heldout"))
     policies = outcomes(argv[2:])
     counts: dict[str, int] = defaultdict(int)
     for d in rows:
