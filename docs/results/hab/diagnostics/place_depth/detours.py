@@ -58,13 +58,24 @@ def detours(episodes: int, seeds: list[int], split: str = "heldout") -> list[flo
 
 
 def outcomes(paths: list[str]) -> dict[str, list[bool]]:
-    """Each policy's per-episode outcomes in evaluate `--json` outputs, its `against` policy's too."""
+    """Each policy's per-episode outcomes in evaluate `--json` outputs, its `against` policy's too. A policy
+    that acted otherwise (sampled, `noise_scale`) is its own row; one named twice with other outcomes
+    (another machine's run) too, numbered, rather than one silently replacing the other."""
     policies: dict[str, list[bool]] = {}
+
+    def add(d: dict, sampled: bool, scale: float) -> None:
+        name = d["policy"] + (f" (sampled x{scale:g})" if sampled else "")
+        key, n = name, 1
+        while key in policies and policies[key] != d["outcomes"]:
+            n += 1
+            key = f"{name} #{n}"
+        policies[key] = d["outcomes"]
+
     for path in paths:
         d = json.load(open(path))
-        policies[d["policy"]] = d["outcomes"]
+        add(d, d.get("sampled", False), d.get("noise_scale", 1.0))
         if "against" in d:
-            policies[d["against"]["policy"]] = d["against"]["outcomes"]
+            add(d["against"], d.get("sampled", False), d.get("noise_scale", 1.0))
     return policies
 
 
