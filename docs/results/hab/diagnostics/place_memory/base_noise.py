@@ -54,7 +54,11 @@ def main() -> None:
     ]
     result = ev.pooled(parts)
     json.dump(asdict(result), open(out, "w"))
-    print(out, f"{100 * result.success:.2f}% [{100 * result.ci_low:.1f}, {100 * result.ci_high:.1f}]", result.failures)
+    print(
+        out,
+        f"{100 * result.success:.2f}% [{100 * result.ci_low:.1f}, {100 * result.ci_high:.1f}]",
+        result.failures,
+    )
 
 
 if __name__ == "__main__":
