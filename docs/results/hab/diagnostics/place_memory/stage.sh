@@ -1,23 +1,16 @@
 #!/bin/bash
-# Fifty-second session, from s103 (the shipped place), its last stage's recipe (place_gamma/stage.sh: 1.5M
-# steps at HAB's 2 x 2 updates of 1e-4 decayed from the start, the shut rule, the banks at 0.5, the goal
-# mix) with the LSTM's gradient reaching back over a whole rollout (128 steps, the engine's default and
-# habitat-baselines' way) instead of 32, since s103 fails 68% of the starts whose way to the goal detours
-# >= 1 m and going round takes longer than 32 steps to pay off:
+# Fifty-second session, from s103 (the shipped place), its last stage's recipe (recipe.sh) with the LSTM's
+# gradient reaching back over a whole rollout (128 steps, the engine's default and habitat-baselines' way)
+# instead of 32, since s103 fails 68% of the starts whose way to the goal detours >= 1 m and going round
+# takes longer than 32 steps to pay off:
 #   s117: 128-step sequences;
 #   s118: 128-step sequences and the goal path compass (nav's sensor, not HAB's; added at zero weight by
 #         `skills.warmstart --add-sensor goal_path_compass`).
 # The two side by side, one per core.
-source .venv/bin/activate
-export MUJOCO_GL=egl
-B=docs/results/starts
-S=docs/results/runs/place_w256_shut_goals_s103/place.pt
+SEQ=128
+source docs/results/hab/diagnostics/place_memory/recipe.sh
 P=runs/dev/place_s103_path.pt
-G="[kitchen_counter,kitchen_cabinet,dining_table,coffee_table,sofa,tv_stand,shelf,side_table,bookshelf,fridge,drawer_0,fridge,drawer_0,shelf,fridge,drawer_0,shelf]"
-C="skill=place policy=cpu policy.hidden_size=256 ppo.max_sequence_length=128 skill.grip_init_mean=2.0 skill.force_measure=sum skill.clear_dist=0.25 skill.drop_penalty=2.0 skill.shut_tol=0.25 skill.start_bank='$B/place_detour_train.json,$B/place_nav_train.json,$B/place_chain_train.json' skill.start_bank_prob=0.5 ppo.lr_schedule=cosine ppo.lr_decay_start=0 ppo.epochs=2 ppo.num_minibatches=2 ppo.lr=1e-4 ppo.target_kl=0.03 run.total_steps=1500000 run.wandb=disabled run.progress=false skill.goal_receptacles=$G"
 [ -f $P ] || python -m skills.warmstart --add-sensor goal_path_compass $S $P
-# run NAME OVERRIDES...
-run() { name=$1; shift; [ -e runs/dev/$name ] || python -m skills.train $C "$@" run.dir=runs/dev/$name > logs/$name.log 2>&1; }
 run place_seq128_s117 run.init_from=$S run.seed=117 &
 run place_seq128_path_s118 run.init_from=$P skill.path_compass=true run.seed=118 &
 wait
