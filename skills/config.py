@@ -24,6 +24,9 @@ EPISODE_SOURCE_FIELDS = ("split", "start_bank", "start_bank_prob")
 (held-out layouts, the task's HAB spawns) unless told otherwise."""
 
 
+SPAWN_RULES = ("within", "habitat2")
+"""How the robot's start is drawn (`SkillConfig.spawn_rule`)."""
+
 FORCE_MEASURES = ("peak", "sum")
 """What the force rule reads of the arm's contacts (`SkillConfig.force_measure`)."""
 
@@ -44,6 +47,7 @@ class SkillConfig:
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
         "force_measure": "sum",
+        "spawn_rule": "within",
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -96,6 +100,13 @@ class SkillConfig:
     """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
     clutter: tuple[int, int] = (0, 5)
     """Inclusive range of clutter objects per episode."""
+    spawn_rule: str = "within"
+    """How pick and place draw the robot's start. "within" (HAB's, the VER paper's habitat-lab): a
+    collision-free pose within `spawn_max_dist` of the object (pick) or goal (place), any such cell alike.
+    "habitat2": Habitat 2.0's per-skill tasks, where the original TP-SRL skills (without base movement)
+    were trained: the free cell nearest the target, or for a target in the fridge or an open drawer the one
+    nearest the point 1.0 m / 0.8 m in front of it, then `base_noise` kept within 0.1 m of that cell
+    (`skills.spawn.sample_base_habitat2`; `spawn_max_dist` unused). Open/close tasks take "within" only."""
     spawn_max_dist: float = 2.0
     """Robot spawn within this planar distance (m) of the object/handle (HAB 2.0)."""
     base_noise: float = 0.05
@@ -179,6 +190,10 @@ class SkillConfig:
         if self.force_measure not in FORCE_MEASURES:
             raise ValueError(
                 f"skill.force_measure: {self.force_measure!r} not accepted; use one of {list(FORCE_MEASURES)}"
+            )
+        if self.spawn_rule not in SPAWN_RULES:
+            raise ValueError(
+                f"skill.spawn_rule: {self.spawn_rule!r} not accepted; use one of {list(SPAWN_RULES)}"
             )
         if self.spawn_tries < 1:
             raise ValueError(f"skill.spawn_tries: {self.spawn_tries} must be >= 1")

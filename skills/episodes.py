@@ -16,7 +16,14 @@ from tpsrl.sim.mujoco.objects import object_type
 from tpsrl.sim.mujoco.robot import ARM_LIMITS, REST_QPOS
 
 from .config import SkillConfig
-from .spawn import SpawnError, articulation_disks, reachable_from_free, sample_base
+from .spawn import (
+    SpawnError,
+    articulation_disks,
+    habitat2_start,
+    reachable_from_free,
+    sample_base,
+    sample_base_habitat2,
+)
 from .splits import split_layouts
 
 CONTAINERS = ("fridge", "drawer_0")
@@ -68,6 +75,10 @@ class ObjectEpisodes:
         min_dist: float = 0.0,
         goal_radius: float = 0.0,
     ) -> None:
+        if cfg.spawn_rule != "within" and anchor == "nav":
+            raise ValueError(
+                f"skill.spawn_rule: {cfg.spawn_rule!r} is pick's and place's; nav takes 'within'"
+            )
         self.cfg, self.receptacles, self.goal_receptacles = cfg, receptacles, goal_receptacles
         self.anchor, self.hold_prob, self.min_dist, self.goal_radius = (
             anchor,
@@ -113,19 +124,32 @@ class ObjectEpisodes:
                         f"{np.round(p, 2).tolist()} in layout {layout} is out of the arm's reach"
                     )
         anchor = {"object": top, "goal": goal}.get(self.anchor, goal if held else top)
-        x, y, yaw = sample_base(
-            rng,
-            layout,
-            anchor,
-            min_dist=self.min_dist,
-            max_dist=self.cfg.spawn_max_dist,
-            yaw_noise=self.cfg.yaw_noise,
-            base_noise=self.cfg.base_noise,
-            disks=disks,
-            tries=self.cfg.spawn_tries,
-            clearance=self.cfg.spawn_clearance,
-            near_prob=self.cfg.near_furniture_prob,
-        )
+        if self.cfg.spawn_rule == "habitat2":
+            x, y, yaw = sample_base_habitat2(
+                rng,
+                layout,
+                habitat2_start(layout, rec if self.anchor == "object" else grec, anchor, arts),
+                anchor,
+                yaw_noise=self.cfg.yaw_noise,
+                base_noise=self.cfg.base_noise,
+                disks=disks,
+                tries=self.cfg.spawn_tries,
+                clearance=self.cfg.spawn_clearance,
+            )
+        else:
+            x, y, yaw = sample_base(
+                rng,
+                layout,
+                anchor,
+                min_dist=self.min_dist,
+                max_dist=self.cfg.spawn_max_dist,
+                yaw_noise=self.cfg.yaw_noise,
+                base_noise=self.cfg.base_noise,
+                disks=disks,
+                tries=self.cfg.spawn_tries,
+                clearance=self.cfg.spawn_clearance,
+                near_prob=self.cfg.near_furniture_prob,
+            )
         if self.goal_radius > 0:  # nav: some free cell must satisfy the success distance
             sample_base(
                 rng,
@@ -161,6 +185,10 @@ class ArticulationEpisodes:
     """Open/close episodes: the fridge or a drawer closed (open task) or opened (close task)."""
 
     def __init__(self, cfg: SkillConfig, markers: tuple[str, ...], start: tuple[float, float]) -> None:
+        if cfg.spawn_rule != "within":
+            raise ValueError(
+                f"skill.spawn_rule: {cfg.spawn_rule!r} is pick's and place's; open/close tasks take 'within'"
+            )
         self.cfg, self.markers, self.start = cfg, markers, start
         self.layouts = split_layouts(cfg.split)
         self._count = 0

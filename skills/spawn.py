@@ -166,6 +166,67 @@ def sample_base(
     )
 
 
+HABITAT2_NOISE_RADIUS = 0.1
+"""Habitat 2.0's per-skill spawn keeps the noisy base within this (m) of the snapped point."""
+HABITAT2_FRONT = {"fridge": 1.0, "drawer_0": 0.8, "drawer_1": 0.8}
+"""Habitat 2.0's per-skill spawn for a target inside these: the point this far (m) in front of the
+fridge's centre or the open drawer's, along the furniture's front axis."""
+
+
+def habitat2_start(layout: int, receptacle: str, anchor: np.ndarray, arts: dict[str, float]) -> np.ndarray:
+    """Where Habitat 2.0's per-skill pick/place tasks snap the robot to (RearrangePickTaskV1 of the
+    habitat-lab that trained the original TP-SRL skills): in front of the fridge (1.0 m from its centre)
+    or of the open drawer (0.8 m from the drawer's centre) that holds the target, else the target itself."""
+    if receptacle not in HABITAT2_FRONT:
+        return np.asarray(anchor[:2], dtype=np.float64)
+    kind = "fridge" if receptacle == "fridge" else "cabinet"
+    f = next(f for f in L.make_layout(layout).furniture if f.kind == kind)
+    out = 0.0 if receptacle == "fridge" else arts.get(receptacle, 0.0)
+    return np.array(f.to_world(out + HABITAT2_FRONT[receptacle], 0.0))
+
+
+def sample_base_habitat2(
+    rng: np.random.Generator,
+    layout: int,
+    start: np.ndarray,
+    anchor: np.ndarray,
+    *,
+    yaw_noise: float,
+    base_noise: float,
+    disks: tuple[Disk, ...] = (),
+    tries: int = 100,
+    clearance: float = L.ROBOT_RADIUS,
+) -> tuple[float, float, float]:
+    """Habitat 2.0's per-skill spawn (`skill.spawn_rule=habitat2`): the free base cell nearest `start`
+    (`habitat2_start`; its `safe_snap_point`), moved by N(0, base_noise) per axis, redrawn until within
+    HABITAT2_NOISE_RADIUS of that cell and free, facing `anchor` +- `yaw_noise` (uniform, as
+    `sample_base`). Not a distance rule: the robot starts as close to the target as the floor allows."""
+    xs, ys = _free_cells(layout, clearance)
+    ok = np.array([_clear_of(disks, float(x), float(y)) for x, y in zip(xs, ys, strict=True)], dtype=bool)
+    if not ok.any():
+        raise SpawnError(f"spawn: layout {layout} has no free base cell clear of the open articulations")
+    d = np.where(ok, np.hypot(xs - start[0], ys - start[1]), np.inf)
+    k = int(np.argmin(d))
+    cx, cy = float(xs[k]), float(ys[k])
+    for _ in range(tries):
+        x, y = cx + float(rng.normal(0.0, base_noise)), cy + float(rng.normal(0.0, base_noise))
+        if math.hypot(x - cx, y - cy) > HABITAT2_NOISE_RADIUS:
+            continue
+        if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
+            continue
+        if yaw_noise >= math.pi:
+            yaw = float(rng.uniform(-math.pi, math.pi))
+        else:
+            yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
+        if _arm_clear(layout, x, y, yaw):
+            return x, y, yaw
+    raise SpawnError(
+        f"spawn: no collision-free base pose within {HABITAT2_NOISE_RADIUS} m of the free cell "
+        f"{[round(cx, 2), round(cy, 2)]} nearest {np.round(start[:2], 2).tolist()} in layout {layout} after "
+        f"{tries} tries (skill.spawn_tries)"
+    )
+
+
 def articulation_disks(layout: int, arts: dict[str, float]) -> tuple[Disk, ...]:
     """Keep-out disks for open articulations: the fridge door's arc and drawers pulled out."""
     out: list[Disk] = []

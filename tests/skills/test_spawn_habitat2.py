@@ -1,0 +1,93 @@
+"""`skill.spawn_rule=habitat2`: Habitat 2.0's per-skill spawn (the free cell nearest the target, in front
+of the fridge or open drawer that holds it), and the default rule's draws left as they were."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skills.registry import make_env
+from skills.spawn import HABITAT2_NOISE_RADIUS, _free_cells
+from tpsrl.sim.mujoco import layout as L
+
+
+def _starts(skill: str, n: int, **fields) -> list[tuple[int, np.ndarray, float, np.ndarray, str]]:
+    """(layout, base xy, yaw, target, its receptacle) of n episodes: pick's target is its object, place's
+    its goal."""
+    env = make_env(skill, seed=0, **fields)
+    out = []
+    for k in range(n):
+        env.reset(seed=100 + k)
+        spec, b = env.backend.spec, env.backend
+        t = spec.targets[0]
+        obj = next(o for o in spec.objects if o.handle == t.handle)
+        target, rec = (
+            (np.array(t.goal), t.goal_receptacle) if skill == "place" else (np.array(obj.pos), obj.receptacle)
+        )
+        out.append((spec.layout, np.array(b.base_pose[:2]), b.base_pose[2], target, rec))
+    env.close()
+    return out
+
+
+@pytest.mark.parametrize("skill", ["pick", "place"])
+def test_habitat2_spawns_next_to_the_target_or_in_front_of_its_container(skill: str) -> None:
+    """On open surfaces the base stands within the noise radius (and a cell) of the free cell nearest the
+    target, no other free cell much nearer; for the fridge and the drawer it stands in front of the
+    furniture, never beside it; it faces the target within the heading noise."""
+    fields = {"base_movement": False, "spawn_rule": "habitat2"}
+    seen = set()
+    for layout, xy, yaw, target, rec in _starts(skill, 40, **fields):
+        xs, ys = _free_cells(layout, 0.4)
+        if rec in ("fridge", "drawer_0"):
+            f = next(
+                f
+                for f in L.make_layout(layout).furniture
+                if f.kind == ("fridge" if rec == "fridge" else "cabinet")
+            )
+            lx, ly = f.to_local(*xy)
+            assert lx > f.spec.depth / 2 and abs(ly) < f.spec.width / 2 + 0.25, (rec, lx, ly)
+        else:
+            nearest = float(np.min(np.hypot(xs - target[0], ys - target[1])))
+            gap = float(np.hypot(*(xy - target[:2])))
+            assert gap <= nearest + HABITAT2_NOISE_RADIUS + L.GRID_RES, (rec, gap, nearest)
+        seen.add(rec in ("fridge", "drawer_0"))
+        off = (math.atan2(target[1] - xy[1], target[0] - xy[0]) - yaw + math.pi) % (2 * math.pi) - math.pi
+        assert abs(off) <= 0.5236 + 1e-6
+    assert seen == {True, False}, "draw both containers and open surfaces"
+
+
+def test_habitat2_starts_nearer_than_the_default_rule() -> None:
+    """The same place episodes' goals lie nearer the base under Habitat 2.0's spawn than within 1.0 m."""
+    near = [float(np.hypot(*(xy - t[:2]))) for _, xy, _, t, _ in _starts("place", 30, spawn_rule="habitat2")]
+    wide = [float(np.hypot(*(xy - t[:2]))) for _, xy, _, t, _ in _starts("place", 30, spawn_max_dist=1.0)]
+    assert np.mean(near) < np.mean(wide)
+
+
+def test_default_rule_draws_as_before() -> None:
+    """The default rule draws the episodes drawn before the field existed: the first place episode of the
+    detour bank (`skills.starts --task place --split train --seed 3200000`, recorded then) again."""
+    recorded = json.loads(Path("docs/results/starts/place_detour_train.json").read_text())[0]
+    assert recorded["episode_id"] == "place-train-3200000"
+    env = make_env("place", split="train", spawn_rule="within")
+    env.reset(seed=3_200_000)
+    x, y, yaw = env.backend.base_pose
+    layout = env.backend.spec.layout
+    env.close()
+    assert (layout, x, y, yaw) == (
+        recorded["layout"],
+        recorded["robot"]["x"],
+        recorded["robot"]["y"],
+        recorded["robot"]["yaw"],
+    )
+
+
+def test_bad_spawn_rule_is_named() -> None:
+    with pytest.raises(ValueError, match=r"skill.spawn_rule: 'near'"):
+        make_env("place", spawn_rule="near")
+    for skill in ("nav_to_obj", "open_fridge"):
+        with pytest.raises(ValueError, match=r"skill.spawn_rule: 'habitat2'.*'within'"):
+            make_env(skill, spawn_rule="habitat2")
