@@ -198,32 +198,39 @@ def sample_base_habitat2(
     clearance: float = L.ROBOT_RADIUS,
 ) -> tuple[float, float, float]:
     """Habitat 2.0's per-skill spawn (`skill.spawn_rule=habitat2`): the free base cell nearest `start`
-    (`habitat2_start`; its `safe_snap_point`), moved by N(0, base_noise) per axis, redrawn until within
-    HABITAT2_NOISE_RADIUS of that cell and free, facing `anchor` +- `yaw_noise` (uniform, as
-    `sample_base`). Not a distance rule: the robot starts as close to the target as the floor allows."""
+    (`habitat2_start`; its `safe_snap_point`), moved by N(0, base_noise) per axis within
+    HABITAT2_NOISE_RADIUS of that cell, facing `anchor` +- `yaw_noise` (uniform, as `sample_base`). Where
+    no such pose near the cell is collision-free with the resting arm clear of walls and tall furniture
+    (`tries` // 10 draws), the next nearest cell is tried, `tries` cells at most: HAB retries noisy poses
+    around its one snap point and at last keeps a colliding one; redrawing the whole episode instead would
+    skew which goals the task draws (tall furniture's most). Not a distance rule: the robot starts as
+    close to the target as the floor allows."""
     xs, ys = _free_cells(layout, clearance)
-    ok = np.array([_clear_of(disks, float(x), float(y)) for x, y in zip(xs, ys, strict=True)], dtype=bool)
-    if not ok.any():
-        raise SpawnError(f"spawn: layout {layout} has no free base cell clear of the open articulations")
-    d = np.where(ok, np.hypot(xs - start[0], ys - start[1]), np.inf)
-    k = int(np.argmin(d))
-    cx, cy = float(xs[k]), float(ys[k])
-    for _ in range(tries):
-        x, y = cx + float(rng.normal(0.0, base_noise)), cy + float(rng.normal(0.0, base_noise))
-        if math.hypot(x - cx, y - cy) > HABITAT2_NOISE_RADIUS:
+    d = np.hypot(xs - start[0], ys - start[1])
+    per_cell = max(1, tries // 10)
+    cells = 0
+    for k in np.argsort(d, kind="stable"):
+        cx, cy = float(xs[k]), float(ys[k])
+        if not _clear_of(disks, cx, cy):
             continue
-        if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
-            continue
-        if yaw_noise >= math.pi:
-            yaw = float(rng.uniform(-math.pi, math.pi))
-        else:
-            yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
-        if _arm_clear(layout, x, y, yaw):
-            return x, y, yaw
+        cells += 1
+        if cells > tries:
+            break
+        for _ in range(per_cell):
+            x, y = cx + float(rng.normal(0.0, base_noise)), cy + float(rng.normal(0.0, base_noise))
+            if math.hypot(x - cx, y - cy) > HABITAT2_NOISE_RADIUS:
+                continue
+            if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
+                continue
+            if yaw_noise >= math.pi:
+                yaw = float(rng.uniform(-math.pi, math.pi))
+            else:
+                yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
+            if _arm_clear(layout, x, y, yaw):
+                return x, y, yaw
     raise SpawnError(
-        f"spawn: no collision-free base pose within {HABITAT2_NOISE_RADIUS} m of the free cell "
-        f"{[round(cx, 2), round(cy, 2)]} nearest {np.round(start[:2], 2).tolist()} in layout {layout} after "
-        f"{tries} tries (skill.spawn_tries)"
+        f"spawn: no collision-free base pose near the {tries} free cells nearest "
+        f"{np.round(start[:2], 2).tolist()} in layout {layout} (skill.spawn_tries)"
     )
 
 

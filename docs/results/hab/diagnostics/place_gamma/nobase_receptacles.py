@@ -2,6 +2,7 @@
 spawns within 1.0 m, as `skills/checkpoints/place_nobase.pt` was trained).
 
     python docs/results/hab/diagnostics/place_gamma/nobase_receptacles.py JSON [JSON ...]
+    SPAWN_RULE=habitat2 python docs/results/hab/diagnostics/place_gamma/nobase_receptacles.py JSON  # Habitat 2.0's spawn
 
 Each JSON's policy and its `against` policy: successes / episodes per goal receptacle; then per receptacle
 and how far the goal lies beyond the suction cup's measured reach from the spawn (`skills.spawn.reach_xy` of
@@ -11,6 +12,7 @@ the goal's height; the held object hangs below the cup, so a goal a little beyon
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import numpy as np
@@ -25,7 +27,8 @@ def receptacles(
     episodes: int = 200, seeds=(1_000_000, 2_000_000, 3_000_000, 4_000_000)
 ) -> list[tuple[str, str]]:
     """(goal receptacle, reach band) of each episode, in evaluate's order."""
-    env = make_env("place", split="heldout", base_movement=False, spawn_max_dist=1.0)
+    rule = os.environ.get("SPAWN_RULE", "within")
+    env = make_env("place", split="heldout", base_movement=False, spawn_max_dist=1.0, spawn_rule=rule)
     rows = []
     for seed in seeds:
         for k in range(episodes):

@@ -17,7 +17,8 @@ name=place_nobase_habitat2_s125
 out=$D/${name}_800.json
 [ -s $out ] || python -m skills.evaluate runs/dev/$name --episodes 200 --seed 1000000,2000000,3000000,4000000 \
   --against skills/checkpoints/place_nobase.pt --set release_speed=0 --set settle_speed=0 --set clear_dist=0 \
-  --set shut_tol=0 --set force_measure=peak --set goal_receptacles=$ALL --json 2>/dev/null | tail -n1 > $out
+  --set shut_tol=0 --set force_measure=peak --set goal_receptacles=$ALL --set spawn_rule=habitat2 \
+  --set spawn_max_dist=1.0 --json 2>/dev/null | tail -n1 > $out
 python -c "
 import json; d = json.load(open('$out')); a = d['against']
 print('$name', f\"{100 * d['success']:.2f}% [{100 * d['ci_low']:.1f}, {100 * d['ci_high']:.1f}] {d['failures']}\",

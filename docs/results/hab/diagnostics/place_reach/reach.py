@@ -114,10 +114,8 @@ def main(others: list[str]) -> None:
             d = json.loads(Path(path).read_text())
             ok = d["outcomes"]
             cells = [sum(ok[i] for i, (_, r) in enumerate(eps) if r == k) for k in KINDS]
-            print(
-                f"  {d['policy'][-40:]:40s} {100 * d['success']:6.2f}%  "
-                + "  ".join(f"{c:4d}" for c in cells)
-            )
+            name = d["policy"][-32:] + (" sampled" if d.get("sampled") else "")
+            print(f"  {name:40s} {100 * d['success']:6.2f}%  " + "  ".join(f"{c:4d}" for c in cells))
 
 
 if __name__ == "__main__":
