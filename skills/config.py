@@ -105,8 +105,9 @@ class SkillConfig:
     collision-free pose within `spawn_max_dist` of the object (pick) or goal (place), any such cell alike.
     "habitat2": Habitat 2.0's per-skill tasks, where the original TP-SRL skills (without base movement)
     were trained: the free cell nearest the target, or for a target in the fridge or an open drawer the one
-    nearest the point 1.0 m / 0.8 m in front of it, then `base_noise` kept within 0.1 m of that cell
-    (`skills.spawn.sample_base_habitat2`; `spawn_max_dist` unused). Open/close tasks take "within" only."""
+    nearest the point 1.0 m / 0.8 m in front of it, then `base_noise` kept within 0.1 m of that cell, the
+    next nearest cell where no pose near it is clear (`skills.spawn.sample_base_habitat2`; `spawn_max_dist`
+    unused; the same goals as "within"). Open/close tasks take "within" only."""
     spawn_max_dist: float = 2.0
     """Robot spawn within this planar distance (m) of the object/handle (HAB 2.0)."""
     base_noise: float = 0.05

@@ -118,6 +118,28 @@ def reachable_from_free(layout: int, point: np.ndarray, disks: tuple[Disk, ...] 
     return any(_clear_of(disks, float(x), float(y)) for x, y in zip(xs[near], ys[near], strict=True))
 
 
+def _facing_pose(
+    rng: np.random.Generator,
+    layout: int,
+    x: float,
+    y: float,
+    anchor: np.ndarray,
+    yaw_noise: float,
+    disks: tuple[Disk, ...],
+    clearance: float,
+) -> tuple[float, float, float] | None:
+    """The base at (x, y) facing `anchor` +- `yaw_noise` (any heading, uniformly, when it is >= pi), or None
+    where it is not free, not clear of `disks`, or its resting arm would stand in a wall or tall furniture.
+    Draws the heading only for a free position (the spawns' draws depend on it)."""
+    if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
+        return None
+    if yaw_noise >= math.pi:
+        yaw = float(rng.uniform(-math.pi, math.pi))
+    else:
+        yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
+    return (x, y, yaw) if _arm_clear(layout, x, y, yaw) else None
+
+
 def sample_base(
     rng: np.random.Generator,
     layout: int,
@@ -152,14 +174,9 @@ def sample_base(
         k = int(rng.choice(cand))
         x = float(xs[k] + rng.normal(0.0, base_noise))
         y = float(ys[k] + rng.normal(0.0, base_noise))
-        if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
-            continue
-        if yaw_noise >= math.pi:
-            yaw = float(rng.uniform(-math.pi, math.pi))
-        else:
-            yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
-        if _arm_clear(layout, x, y, yaw):
-            return x, y, yaw
+        pose = _facing_pose(rng, layout, x, y, anchor, yaw_noise, disks, clearance)
+        if pose is not None:
+            return pose
     raise SpawnError(
         f"spawn: no collision-free base pose within {max_dist} m of {np.round(anchor[:2], 2).tolist()} "
         f"in layout {layout} after {tries} tries (skill.spawn_tries)"
@@ -220,14 +237,9 @@ def sample_base_habitat2(
             x, y = cx + float(rng.normal(0.0, base_noise)), cy + float(rng.normal(0.0, base_noise))
             if math.hypot(x - cx, y - cy) > HABITAT2_NOISE_RADIUS:
                 continue
-            if not (L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y)):
-                continue
-            if yaw_noise >= math.pi:
-                yaw = float(rng.uniform(-math.pi, math.pi))
-            else:
-                yaw = math.atan2(anchor[1] - y, anchor[0] - x) + float(rng.uniform(-yaw_noise, yaw_noise))
-            if _arm_clear(layout, x, y, yaw):
-                return x, y, yaw
+            pose = _facing_pose(rng, layout, x, y, anchor, yaw_noise, disks, clearance)
+            if pose is not None:
+                return pose
     raise SpawnError(
         f"spawn: no collision-free base pose near the {tries} free cells nearest "
         f"{np.round(start[:2], 2).tolist()} in layout {layout} (skill.spawn_tries)"
