@@ -24,7 +24,7 @@ EPISODE_SOURCE_FIELDS = ("split", "start_bank", "start_bank_prob")
 (held-out layouts, the task's HAB spawns) unless told otherwise."""
 
 
-SPAWN_RULES = ("within", "habitat2")
+SPAWN_RULES = ("within", "navmesh", "habitat2")
 """How the robot's start is drawn (`SkillConfig.spawn_rule`)."""
 
 FORCE_MEASURES = ("peak", "sum")
@@ -101,8 +101,12 @@ class SkillConfig:
     clutter: tuple[int, int] = (0, 5)
     """Inclusive range of clutter objects per episode."""
     spawn_rule: str = "within"
-    """How pick and place draw the robot's start. "within" (HAB's, the VER paper's habitat-lab): a
+    """How pick and place draw the robot's start. "within" (HAB's distance, the VER paper's habitat-lab): a
     collision-free pose within `spawn_max_dist` of the object (pick) or goal (place), any such cell alike.
+    "navmesh": the same, from the cells habitat-sim's `get_random_navigable_point_near` can return: those
+    the free floor connects to the one nearest the target without leaving the `spawn_max_dist` circle
+    (Detour walks from the nearest polygon only through portals the circle touches), so never in a room
+    whose doorway lies outside it (`skills.spawn._navmesh_disk`).
     "habitat2": Habitat 2.0's per-skill tasks, where the original TP-SRL skills (without base movement)
     were trained: the free cell nearest the target, or for a target in the fridge or an open drawer the one
     nearest the point 1.0 m / 0.8 m in front of it, then `base_noise` kept within 0.1 m of that cell, the

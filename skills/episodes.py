@@ -149,6 +149,7 @@ class ObjectEpisodes:
                 tries=self.cfg.spawn_tries,
                 clearance=self.cfg.spawn_clearance,
                 near_prob=self.cfg.near_furniture_prob,
+                navmesh=self.cfg.spawn_rule == "navmesh",
             )
         if self.goal_radius > 0:  # nav: some free cell must satisfy the success distance
             sample_base(

@@ -79,21 +79,48 @@ def _largest_component(grid: np.ndarray) -> np.ndarray:
         ii, jj = np.nonzero(left)
         region = np.zeros_like(grid)
         region[ii[0], jj[0]] = True
-        size = 1
-        while True:
-            for ids in runs:
-                touched = np.zeros(grid.size + 1, dtype=bool)
-                touched[ids[region]] = True
-                region = grid & touched[ids]
-            grown = int(region.sum())
-            if grown == size:
-                break
-            size = grown
+        region = _grow(grid, runs, region)
+        size = int(region.sum())
         if size > best_size:
             best, best_size = region, size
         left &= ~region
         remaining -= size
     return best
+
+
+def _grow(grid: np.ndarray, runs: tuple[np.ndarray, np.ndarray], region: np.ndarray) -> np.ndarray:
+    """The 4-connected region of `grid` holding the cells of `region`: every row run, then every column
+    run, it touches, taken in until it stops growing."""
+    size = int(region.sum())
+    while True:
+        for ids in runs:
+            touched = np.zeros(grid.size + 1, dtype=bool)
+            touched[ids[region]] = True
+            region = grid & touched[ids]
+        grown = int(region.sum())
+        if grown == size:
+            return region
+        size = grown
+
+
+@functools.lru_cache(maxsize=256)
+def _navmesh_disk(layout: int, x: float, y: float, radius: float) -> np.ndarray:
+    """[X, Y] the free cells (Fetch's radius: the navmesh) within `radius` of (x, y) that connect to the
+    free cell nearest it without leaving the circle: where habitat-sim's `get_random_navigable_point_near`
+    can land (Detour's findRandomPointAroundCircle walks from the polygon nearest the centre only through
+    portals the circle touches, so a room behind a wall is reached only through a doorway within it)."""
+    grid = L.free_space(layout)
+    nx, ny = grid.shape
+    cx = (np.arange(nx) + 0.5) * L.GRID_RES
+    cy = (np.arange(ny) + 0.5) * L.GRID_RES
+    d = np.hypot(cx[:, None] - x, cy[None, :] - y)
+    main = _largest_component(grid)
+    seed = np.zeros_like(grid)
+    seed[np.unravel_index(int(np.argmin(np.where(main, d, np.inf))), grid.shape)] = True
+    inside = main & (d <= radius)
+    if not (seed & inside).any():
+        return seed & inside
+    return _grow(inside, (_run_ids(inside), _run_ids(inside.T).T), seed)
 
 
 def _arm_clear(layout: int, x: float, y: float, yaw: float) -> bool:
@@ -153,14 +180,19 @@ def sample_base(
     tries: int = 100,
     clearance: float = L.ROBOT_RADIUS,
     near_prob: float = 0.0,
+    navmesh: bool = False,
 ) -> tuple[float, float, float]:
     """A collision-free base pose within [min_dist, max_dist] (planar) of `anchor`, at least `clearance`
     from walls and furniture, facing it +- `yaw_noise` (any heading, uniformly, when it is >= pi); with
     probability `near_prob` from the cells nearer than L.ROBOT_RADIUS to them (where skills leave the
-    robot inside HAB episodes), when there are any."""
+    robot inside HAB episodes), when there are any. `navmesh`: only cells habitat-sim's navmesh sampling
+    reaches from the anchor within `max_dist` (`_navmesh_disk`; `skill.spawn_rule=navmesh`)."""
     xs, ys = _free_cells(layout, clearance)
     d = np.hypot(xs - anchor[0], ys - anchor[1])
     ok = (d >= min_dist) & (d <= max_dist)
+    if navmesh:
+        reach = _navmesh_disk(layout, round(float(anchor[0]), 4), round(float(anchor[1]), 4), float(max_dist))
+        ok &= reach[(xs / L.GRID_RES).astype(int), (ys / L.GRID_RES).astype(int)]
     cand = np.nonzero(ok)[0]
     if len(cand) == 0:
         raise SpawnError(

@@ -104,3 +104,61 @@ def test_bad_spawn_rule_is_named() -> None:
     for skill in ("nav_to_obj", "open_fridge"):
         with pytest.raises(ValueError, match=r"skill.spawn_rule: 'habitat2'.*'within'"):
             make_env(skill, spawn_rule="habitat2")
+
+
+def _disk_flood(layout: int, x: float, y: float, r: float) -> np.ndarray:
+    """The free cells (the largest region) within r of (x, y) joined to the one nearest it inside the
+    circle, by breadth-first flood fill."""
+    from collections import deque
+
+    from skills.spawn import _largest_component
+
+    main = _largest_component(L.free_space(layout))
+    cx = (np.arange(main.shape[0]) + 0.5) * L.GRID_RES
+    cy = (np.arange(main.shape[1]) + 0.5) * L.GRID_RES
+    d = np.hypot(cx[:, None] - x, cy[None, :] - y)
+    start = np.unravel_index(int(np.argmin(np.where(main, d, np.inf))), main.shape)
+    inside = main & (d <= r)
+    seen = np.zeros_like(main)
+    if not inside[start]:
+        return seen
+    seen[start] = True
+    queue = deque([start])
+    while queue:
+        i, j = queue.popleft()
+        for a, b in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+            if 0 <= a < main.shape[0] and 0 <= b < main.shape[1] and inside[a, b] and not seen[a, b]:
+                seen[a, b] = True
+                queue.append((a, b))
+    return seen
+
+
+def test_navmesh_disk_equals_a_flood_fill() -> None:
+    from skills.spawn import _navmesh_disk
+
+    rng = np.random.default_rng(1)
+    for layout in (0, 3, 7):
+        for _ in range(6):
+            x, y = rng.uniform(0.5, 9.5), rng.uniform(0.5, 7.5)
+            r = float(rng.uniform(1.0, 3.0))
+            assert np.array_equal(_navmesh_disk(layout, x, y, r), _disk_flood(layout, x, y, r))
+
+
+def test_navmesh_rule_spawns_only_where_the_navmesh_circle_reaches() -> None:
+    """Every navmesh-rule start stands on a cell its goal's circle reaches, up to the spawn's position noise
+    (0.05 m per axis; 0.25 m allowed: free cells on either side of a wall lie farther apart, the robot's
+    radius on each side); the distance rule alone puts some of the same seeds' starts where it does not
+    (behind a wall whose doorway lies outside)."""
+    from skills.spawn import _navmesh_disk
+
+    def outside(rule: str) -> int:
+        n = 0
+        for layout, xy, _, goal, _ in _starts("place", 60, spawn_rule=rule, split="heldout"):
+            reach = _navmesh_disk(layout, round(float(goal[0]), 4), round(float(goal[1]), 4), 2.0)
+            ii, jj = np.nonzero(reach)
+            gap = np.min(np.hypot((ii + 0.5) * L.GRID_RES - xy[0], (jj + 0.5) * L.GRID_RES - xy[1]))
+            n += bool(gap > 0.25)
+        return n
+
+    assert outside("navmesh") == 0
+    assert outside("within") > 0
