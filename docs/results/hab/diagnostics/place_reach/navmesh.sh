@@ -1,7 +1,7 @@
 #!/bin/bash
 # The shipped place (s103) on starts drawn as habitat-sim draws them (`skill.spawn_rule=navmesh`: within 2 m
 # of the goal and joined to it by free floor inside that circle), by HAB's place and force rules: on the
-# 800's seeds (1e6-4e6; the same goals, some starts redrawn) and on four sets never used (2e7-2.3e7).
+# 800's seeds (1e6-4e6; the same goals, some starts redrawn) and on eight sets never used (2e7-2.7e7).
 source .venv/bin/activate
 export MUJOCO_GL=egl
 D=docs/results/hab/diagnostics/place_reach
@@ -17,4 +17,7 @@ print('$1', f\"{100 * d['success']:.2f}% [{100 * d['ci_low']:.1f}, {100 * d['ci_
 }
 ev place_navmesh_800 1000000,2000000,3000000,4000000 &
 ev place_navmesh_fresh800 20000000,21000000,22000000,23000000 &
+wait
+ev place_navmesh_fresh400b 24000000,25000000 &
+ev place_navmesh_fresh400c 26000000,27000000 &
 wait
