@@ -11,7 +11,7 @@ stage() {
   name=$1
   run "$@" run.init_from=$S skill.spawn_rule=navmesh
   out=$D/${name}_navmesh800.json
-  [ -s $out ] || python -m skills.evaluate runs/dev/$name $PLACE --episodes 200 --seed 28000000,29000000,30000000,31000000 \
+  [ -s $out ] || python -m skills.evaluate runs/dev/$name $PLACE --set spawn_rule=navmesh --episodes 200 --seed 28000000,29000000,30000000,31000000 \
     --against skills/checkpoints/place.pt --json 2>/dev/null | tail -n1 > $out
   python -c "
 import json; d = json.load(open('$out')); a = d['against']
