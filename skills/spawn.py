@@ -54,10 +54,16 @@ class Disk:
 def _free_cells(layout: int, inflate: float = L.ROBOT_RADIUS) -> tuple[np.ndarray, np.ndarray]:
     """World (x, y) of the free cells (for a robot of radius `inflate`) in the largest connected free
     region of a layout."""
-    grid = L.free_space(layout, inflate)
-    comp = _largest_component(grid)
-    ii, jj = np.nonzero(comp)
+    ii, jj = np.nonzero(_main_region(layout, inflate))
     return (ii + 0.5) * L.GRID_RES, (jj + 0.5) * L.GRID_RES
+
+
+@functools.lru_cache(maxsize=128)
+def _main_region(layout: int, inflate: float = L.ROBOT_RADIUS) -> np.ndarray:
+    """[X, Y] the largest connected free region of a layout for a robot of radius `inflate` (read-only)."""
+    region = _largest_component(L.free_space(layout, inflate))
+    region.flags.writeable = False
+    return region
 
 
 def _run_ids(grid: np.ndarray) -> np.ndarray:
@@ -109,14 +115,13 @@ def _navmesh_disk(layout: int, x: float, y: float, radius: float) -> np.ndarray:
     free cell nearest it without leaving the circle: where habitat-sim's `get_random_navigable_point_near`
     can land (Detour's findRandomPointAroundCircle walks from the polygon nearest the centre only through
     portals the circle touches, so a room behind a wall is reached only through a doorway within it)."""
-    grid = L.free_space(layout)
-    nx, ny = grid.shape
+    main = _main_region(layout)
+    nx, ny = main.shape
     cx = (np.arange(nx) + 0.5) * L.GRID_RES
     cy = (np.arange(ny) + 0.5) * L.GRID_RES
     d = np.hypot(cx[:, None] - x, cy[None, :] - y)
-    main = _largest_component(grid)
-    seed = np.zeros_like(grid)
-    seed[np.unravel_index(int(np.argmin(np.where(main, d, np.inf))), grid.shape)] = True
+    seed = np.zeros_like(main)
+    seed[np.unravel_index(int(np.argmin(np.where(main, d, np.inf))), main.shape)] = True
     inside = main & (d <= radius)
     if not (seed & inside).any():
         return seed & inside

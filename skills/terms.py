@@ -85,12 +85,21 @@ def _reach_seeds(
     ii, jj = np.nonzero(seeds)
     cx, cy = xs[ii], ys[jj]
     ok = ~_walls_between(cx, cy, xy)
-    for f in L.make_layout(layout).furniture:
-        lx, ly = f.to_local(*xy)
-        if f.spec.height > point[2] and abs(lx) <= f.spec.depth / 2 and abs(ly) <= f.spec.width / 2:
-            ok &= f.to_local(cx, cy)[0] > f.spec.depth / 2  # encloses the point: only from its front
+    for f in enclosures(layout, point):
+        ok &= f.to_local(cx, cy)[0] > f.spec.depth / 2  # only from its front
     seeds[ii, jj] = ok
     return seeds
+
+
+def enclosures(layout: int, point: np.ndarray) -> list[L.Furniture]:
+    """The furniture that encloses `point` (the fridge, a shelf: its footprint holds it and a top stands
+    above it), whose sides and back the arm cannot reach through."""
+    out = []
+    for f in L.make_layout(layout).furniture:
+        lx, ly = f.to_local(*point[:2])
+        if f.spec.height > point[2] and abs(lx) <= f.spec.depth / 2 and abs(ly) <= f.spec.width / 2:
+            out.append(f)
+    return out
 
 
 def _walls_between(cx: np.ndarray, cy: np.ndarray, b: np.ndarray, samples: int = 16) -> np.ndarray:

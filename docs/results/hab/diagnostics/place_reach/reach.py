@@ -28,8 +28,7 @@ import numpy as np
 from skills.evaluate import load
 from skills.registry import make_env
 from skills.spawn import reach_xy
-from skills.terms import _walls_between
-from tpsrl.sim.mujoco import layout as L
+from skills.terms import _walls_between, enclosures
 
 DIAG = Path(__file__).resolve().parents[1]
 SEEDS = (1_000_000, 2_000_000, 3_000_000, 4_000_000)
@@ -51,11 +50,8 @@ KINDS = ("within reach", "<= 0.15 m beyond", "farther", "wall between", "beside 
 
 
 def kind(layout: int, base_xy: np.ndarray, goal: np.ndarray) -> str:
-    for f in L.make_layout(layout).furniture:
-        lx, ly = f.to_local(*goal[:2])
-        if f.spec.height > goal[2] and abs(lx) <= f.spec.depth / 2 and abs(ly) <= f.spec.width / 2:
-            if f.to_local(*base_xy)[0] <= f.spec.depth / 2:
-                return "beside or behind"
+    if any(f.to_local(*base_xy)[0] <= f.spec.depth / 2 for f in enclosures(layout, goal)):
+        return "beside or behind"
     if _walls_between(np.array([base_xy[0]]), np.array([base_xy[1]]), goal[:2])[0]:
         return "wall between"
     beyond = float(np.hypot(*(goal[:2] - base_xy))) - reach_xy(float(goal[2]))
