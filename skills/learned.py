@@ -67,7 +67,9 @@ class LearnedSkill:
             return holding and at_rest
         if self.skill == "place":
             clear = float(getattr(self.config, "clear_dist", 0.0))
-            away = not clear or float(np.linalg.norm(obs["obj_goal_sensor"][:3])) >= clear
+            # not holding, held_goal_sensor reads as obj_goal_sensor (the goal from the EE)
+            goal = obs["obj_goal_sensor" if "obj_goal_sensor" in obs else "held_goal_sensor"]
+            away = not clear or float(np.linalg.norm(goal[:3])) >= clear
             return not holding and at_rest and away
         return self._stop is not None and float(action[self._stop][0]) > 0.0
 

@@ -51,8 +51,9 @@ the arm contact sensor: docs/results.md, nineteenth and twenty-sixth sessions).
 `--rename-sensor OLD:NEW` keeps everything and reads the sensor NEW (same shape) where the policy read
 OLD, with OLD's normaliser statistics and weights: the shipped nav is the nav trained on `joint` reading
 `joint_sway` (the two read the same in every nav training episode; inside HAB chains the arm is often
-off rest, where `joint` is far outside what nav saw; docs/skills.md). `--drop-sensor NAME` removes a
-vector sensor (its input taken at its training mean, where its normalised value is 0). MLP policies only.
+off rest, where `joint` is far outside what nav saw; docs/skills.md); MLP and LSTM policies. `--drop-sensor
+NAME` removes a vector sensor (its input taken at its training mean, where its normalised value is 0); MLP
+policies only.
 """
 
 from __future__ import annotations
@@ -432,12 +433,14 @@ def without_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
 
 
 def renamed_sensor(source: str | Path, out: str | Path, old: str, new: str) -> Path:
-    """Writes the policy of `source` (an MLP skill) reading the vector sensor `new` where it read `old`
-    (same shape): its normaliser statistics and first-layer columns carry over, so it acts on `new`'s
-    readings as it acted on `old`'s. Its observations become an explicit list (`skill.observations`)."""
+    """Writes the policy of `source` (an MLP or LSTM skill) reading the vector sensor `new` where it read
+    `old` (same shape): its normaliser statistics and first-layer columns carry over (an LSTM's core reads
+    the encoder's features, whose width does not change), so it acts on `new`'s readings as it acted on
+    `old`'s. Its observations become an explicit list (`skill.observations`)."""
     out = Path(out)
     data, skill, fields = load_source(source, out, base_movement=False, nav=True)
-    _mlp_policy(data, source, "--rename-sensor")
+    if old in PolicyConfig(**data["config"]["policy"]).critic_keys:
+        raise WarmStartError(f"--rename-sensor {old}:{new}: {old!r} is one of policy.critic_keys of {source}")
     observations, obs_space, _ = _spaces(skill, fields)
     if old not in observations or is_image(obs_space[old]):
         raise WarmStartError(f"--rename-sensor {old}:{new}: {old!r} is not a vector sensor of {source}")

@@ -119,6 +119,15 @@ def _path(b: SimBackend, c: SensorContext) -> np.ndarray:
     return np.array([dist, angle], dtype=np.float32)
 
 
+def _held_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
+    """Each goal in the EE frame, measured from its target object's centre while that object is held."""
+    rows = []
+    for i, goal in enumerate(c.goals):
+        held = i < len(c.targets) and b.held == c.targets[i]
+        rows.append(b.world_to_ee(goal) - (b.world_to_ee(b.object_pos(c.targets[i])) if held else 0.0))
+    return _padded(rows, c.n_targets, 3)
+
+
 def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
     if c.marker is None:
         return np.zeros(3, dtype=np.float32)
@@ -176,6 +185,12 @@ SENSORS: dict[str, Sensor] = {
         math.inf,
         lambda b, c: _padded(list(b.world_to_ee(c.goals)), c.n_targets, 3),
     ),
+    # obj_goal_sensor as HAB's grasp makes it read (not a HAB name): habitat-lab's suction snaps the held
+    # object's centre onto the end effector, so there the goal in the EE frame is also the goal from the
+    # object. Our suction holds the object where the cup touched it, its centre up to 0.14 m from the EE
+    # (the tallest boxes hang farthest): this reads the goal from the held object's centre, rotated into the
+    # EE frame, and from the EE while nothing is held (docs/skills.md).
+    "held_goal_sensor": Sensor(lambda n, hw: (3 * n,), -math.inf, math.inf, _held_goal),
     "obj_start_gps_compass": Sensor(
         lambda n, hw: (2 * n,),
         -math.inf,
