@@ -187,9 +187,9 @@ SENSORS: dict[str, Sensor] = {
     ),
     # obj_goal_sensor as HAB's grasp makes it read (not a HAB name): habitat-lab's suction snaps the held
     # object's centre onto the end effector, so there the goal in the EE frame is also the goal from the
-    # object. Our suction holds the object where the cup touched it, its centre up to 0.14 m from the EE
-    # (the tallest boxes hang farthest): this reads the goal from the held object's centre, rotated into the
-    # EE frame, and from the EE while nothing is held (docs/skills.md).
+    # object. Our suction holds the object where the cup touched it, its centre 0.06-0.16 m from the EE
+    # (plate to cracker box): this reads the goal from the held object's centre, rotated into the EE frame,
+    # and from the EE while nothing is held (docs/skills.md).
     "held_goal_sensor": Sensor(lambda n, hw: (3 * n,), -math.inf, math.inf, _held_goal),
     "obj_start_gps_compass": Sensor(
         lambda n, hw: (2 * n,),

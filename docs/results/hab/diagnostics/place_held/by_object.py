@@ -3,12 +3,14 @@ effector were from the goal at the release step.
 
     python docs/results/hab/diagnostics/place_held/by_object.py POLICY SEEDS N OUT.json [spawn_rule]
     python docs/results/hab/diagnostics/place_held/by_object.py --table OUT.json...
+    python docs/results/hab/diagnostics/place_held/by_object.py --pair A.json B.json
 
 The first form runs `N` held-out episodes from each seed of `SEEDS` (comma-separated; seed + k, as
 `skills.evaluate` draws them) by HAB's place and force rules (`place_reach/reach.py`'s `HAB`), with
 `spawn_rule` (default: the policy's own) for the task's starts, and writes one row per episode. The
 second prints success and failure causes per object type (tallest last) and per goal receptacle, then
 each release away from the goal: the object, its centre's and the end effector's distances to the goal.
+The third compares two runs of the same episodes object by object: episodes, placed, released away.
 """
 
 from __future__ import annotations
@@ -85,7 +87,30 @@ def table(paths: list[str]) -> None:
             )
 
 
+def pair(path_a: str, path_b: str) -> None:
+    a, b = json.load(open(path_a)), json.load(open(path_b))
+    if [(r["seed"], r["object"]) for r in a] != [(r["seed"], r["object"]) for r in b]:
+        raise SystemExit(f"{path_a} and {path_b} hold different episodes")
+    rows = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for x, y in zip(a, b, strict=True):
+        t = rows[x["object"]]
+        t[0] += 1
+        t[1] += x["success"]
+        t[2] += y["success"]
+        t[3] += "release_away" in x["causes"]
+        t[4] += "release_away" in y["causes"]
+    print(f"{'object':16s} episodes  placed A / B  released away A / B   (A {path_a}, B {path_b})")
+    for name in sorted(rows, key=lambda t: object_type(t).half_height):
+        n, pa, pb, ra, rb = rows[name]
+        print(f"{name:16s} {n:8d}  {pa:8d} / {pb:<3d}  {ra:10d} / {rb}")
+    total = [sum(t[i] for t in rows.values()) for i in range(5)]
+    print(f"{'all':16s} {total[0]:8d}  {total[1]:8d} / {total[2]:<3d}  {total[3]:10d} / {total[4]}")
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "--pair":
+        pair(argv[1], argv[2])
+        return
     if argv[0] == "--table":
         table(argv[1:])
         return
