@@ -92,6 +92,12 @@ LSTM_PLACE := policy=cpu ppo.epochs=2 ppo.num_minibatches=2 ppo.max_sequence_len
 PLACE_W256 := $(LSTM_PLACE) policy.hidden_size=256 skill.clear_dist=0.25 skill.drop_penalty=2.0 ppo.lr=1e-4 \
   ppo.lr_schedule=cosine ppo.lr_decay_start=0 ppo.target_kl=0.03 skill.start_bank_prob=0.5
 PLACE_GOALS := [kitchen_counter,kitchen_cabinet,dining_table,coffee_table,sofa,tv_stand,shelf,side_table,bookshelf,fridge,drawer_0,fridge,drawer_0,shelf,fridge,drawer_0,shelf]
+# The place shipped since the fifty-fourth session goes on from s103 reading held_goal_sensor for obj_goal_sensor
+# (the goal from the held object's centre, as HAB's grasp, which snaps the object's centre onto the end
+# effector, makes obj_goal_sensor read; skills.warmstart --rename-sensor), then s103's own last stage twice
+# (seeds 128, 132).
+PLACE_HELD := $(PLACE_W256) skill.shut_tol=0.25 "skill.goal_receptacles=$(PLACE_GOALS)" \
+  "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
@@ -171,6 +177,12 @@ train-skills: $(BIN)/activate
 	train place w256_shut_goals skill=place $(PLACE_W256) skill.shut_tol=0.25 "skill.goal_receptacles=$(PLACE_GOALS)" \
 	  "skill.start_bank='$$dt,$$b,$$c'" run.init_from=runs/skills/place/w256_shut/checkpoints/latest.pt run.seed=103 \
 	  run.total_steps=1500000; \
+	h=runs/skills/place/w256_shut_goals_held.pt; \
+	test -f $$h || $(BIN)/python -m skills.warmstart runs/skills/place/w256_shut_goals $$h --rename-sensor obj_goal_sensor:held_goal_sensor; \
+	train place held skill=place $(PLACE_HELD) "skill.start_bank='$$dt,$$b,$$c'" run.init_from=$$h run.seed=128 \
+	  run.total_steps=1500000; \
+	train place held2 skill=place $(PLACE_HELD) "skill.start_bank='$$dt,$$b,$$c'" \
+	  run.init_from=runs/skills/place/held/checkpoints/latest.pt run.seed=132 run.total_steps=1500000; \
 	train place nobase_gentle skill=place $(NOBASE) $(LSTM_PLACE) skill.drop_penalty=2.0 ppo.lr=1e-4 ppo.lr_schedule=cosine \
 	  run.init_from=runs/skills/place/nobase_ft/checkpoints/latest.pt run.seed=5 run.total_steps=1000000; \
 	train pick nobase skill=pick $(NOBASE) $(PICK16) ppo.lr_schedule=constant run.total_steps=2746368; \
