@@ -1,5 +1,5 @@
 """`held_goal_sensor`: the goal read from the held object's centre, as HAB's grasp makes obj_goal_sensor
-read; and the shipped place (an LSTM) renamed to read it."""
+read; s103 (an LSTM) renamed to read it; the shipped place reads it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from tpsrl.engine import checkpoint
 from tpsrl.sim.mujoco.objects import object_type
 
 BOTH = ["obj_goal_sensor", "held_goal_sensor", "joint", "is_holding", "relative_resting_position"]
-PLACE = CHECKPOINT_DIR / "place.pt"
+S103 = (
+    Path(__file__).parents[2] / "docs/results/runs/place_w256_shut_goals_s103/place.pt"
+)  # reads obj_goal_sensor
 
 
 def test_the_goal_is_read_from_the_held_object_until_it_is_let_go() -> None:
@@ -48,13 +50,13 @@ def test_the_goal_is_read_from_the_held_object_until_it_is_let_go() -> None:
 
 
 def test_a_renamed_lstm_place_acts_on_the_new_sensor_as_on_the_old(tmp_path: Path) -> None:
-    out = renamed_sensor(PLACE, tmp_path / "held.pt", "obj_goal_sensor", "held_goal_sensor")
-    data, source_model = checkpoint.read(out), checkpoint.read(PLACE)["model"]
+    out = renamed_sensor(S103, tmp_path / "held.pt", "obj_goal_sensor", "held_goal_sensor")
+    data, source_model = checkpoint.read(out), checkpoint.read(S103)["model"]
     assert data["meta"]["skill_config"]["observations"][0] == "held_goal_sensor"
     assert torch.equal(
         data["model"]["obs_norm.held_goal_sensor.mean"], source_model["obs_norm.obj_goal_sensor.mean"]
     )
-    source, renamed = load_skill_policy(PLACE), load_skill_policy(out)
+    source, renamed = load_skill_policy(S103), load_skill_policy(out)
     env = make_env("place", **{**task_fields(source.config), "observations": BOTH, "split": "heldout"})
     obs, _ = env.reset(seed=3)
     source.reset(env)
@@ -71,3 +73,8 @@ def test_a_renamed_lstm_place_acts_on_the_new_sensor_as_on_the_old(tmp_path: Pat
         if term or trunc:
             break
     env.close()
+
+
+def test_the_shipped_place_reads_the_goal_from_the_held_object() -> None:
+    meta = checkpoint.read(CHECKPOINT_DIR / "place.pt")["meta"]["skill_config"]
+    assert "held_goal_sensor" in meta["observations"] and "obj_goal_sensor" not in meta["observations"]
