@@ -121,11 +121,11 @@ def _path(b: SimBackend, c: SensorContext) -> np.ndarray:
 
 def _held_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
     """Each goal in the EE frame, measured from its target object's centre while that object is held."""
-    rows = []
-    for i, goal in enumerate(c.goals):
-        held = i < len(c.targets) and b.held == c.targets[i]
-        rows.append(b.world_to_ee(goal) - (b.world_to_ee(b.object_pos(c.targets[i])) if held else 0.0))
-    return _padded(rows, c.n_targets, 3)
+    rows = b.world_to_ee(c.goals)
+    if b.held in c.targets[: len(rows)]:  # one object is held at most: one goal moves
+        i = c.targets.index(b.held)
+        rows[i] = rows[i] - b.world_to_ee(b.object_pos(b.held))
+    return _padded(list(rows), c.n_targets, 3)
 
 
 def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
