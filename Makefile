@@ -49,8 +49,9 @@ bench: $(BIN)/activate
 # 1.0M under the gentle rule with a release away costing 2.0 at 1e-4 decayed to 0, then (twenty-third
 # session) 1.0M more likewise with the clearance rule (skill.clear_dist=0.25: a place ends with the gripper
 # 0.25 m from the goal), seed 5 (shipped until the fiftieth session, PLACE_W256 below). The no-base
-# place shipped since the twenty-fourth session is its LSTM (nobase_ft) + 1.0M steps under the gentle rule with a release away costing 2.0, at 1e-4
-# decayed to 0, seed 5 (the with-base place still starts from nobase_ft, as it was trained). No-base
+# place shipped since the fifty-fifth session (NOBASE_HELD below) is trained anew from scratch as nobase and
+# nobase_ft were, reading held_goal_sensor, by HAB's place and force rules (the with-base place still
+# starts from nobase_ft, as it was trained). No-base
 # open_fridge and open_drawer are not trained: no run learned them, nor do the scripted arm-only
 # controllers open them (docs/results.md). open_drawer and close_fridge as shipped (fourteenth session) are
 # their preset runs fine-tuned (run.init_from: weights and statistics, a new optimizer) at a rate of 1e-4
@@ -97,6 +98,11 @@ PLACE_GOALS := [kitchen_counter,kitchen_cabinet,dining_table,coffee_table,sofa,t
 # effector, makes obj_goal_sensor read; skills.warmstart --rename-sensor), then s103's own last stage twice
 # (seeds 128, 132).
 PLACE_HELD := $(PLACE_W256) skill.shut_tol=0.25 "skill.goal_receptacles=$(PLACE_GOALS)" \
+  "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
+# The no-base place shipped since the fifty-fifth session: the no-base place's first two stages (2,533,376
+# steps at a constant rate, then 1.0M decayed to 0 by a cosine; seeds 139 and 1139) reading held_goal_sensor
+# from the first step, by HAB's place rule and its force rule reading the largest contact (the default).
+NOBASE_HELD := $(NOBASE) $(PLACE_HAB_RULE) $(LSTM_PLACE) skill.force_measure=peak \
   "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
@@ -183,8 +189,9 @@ train-skills: $(BIN)/activate
 	  run.total_steps=1500000; \
 	train place held2 skill=place $(PLACE_HELD) "skill.start_bank='$$dt,$$b,$$c'" \
 	  run.init_from=runs/skills/place/held/checkpoints/latest.pt run.seed=132 run.total_steps=1500000; \
-	train place nobase_gentle skill=place $(NOBASE) $(LSTM_PLACE) skill.drop_penalty=2.0 ppo.lr=1e-4 ppo.lr_schedule=cosine \
-	  run.init_from=runs/skills/place/nobase_ft/checkpoints/latest.pt run.seed=5 run.total_steps=1000000; \
+	train place nobase_held skill=place $(NOBASE_HELD) ppo.lr_schedule=constant run.seed=139 run.total_steps=2533376; \
+	train place nobase_held_ft skill=place $(NOBASE_HELD) ppo.lr_schedule=cosine run.seed=1139 \
+	  run.init_from=runs/skills/place/nobase_held/checkpoints/latest.pt run.total_steps=1000000; \
 	train pick nobase skill=pick $(NOBASE) $(PICK16) ppo.lr_schedule=constant run.total_steps=2746368; \
 	train pick nobase_ft skill=pick $(NOBASE) $(PICK16) run.seed=2 \
 	  ppo.lr_schedule=cosine run.init_from=runs/skills/pick/nobase/checkpoints/latest.pt run.total_steps=1000000
