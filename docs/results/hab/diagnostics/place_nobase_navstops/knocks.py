@@ -1,6 +1,6 @@
 """Where a HAB run's place calls fail, and which object a place call knocked off.
 
-    python docs/results/hab/diagnostics/place_nobase_navstops/knocks.py docs/results/hab/tidy_house-tp_srl_nobase-0024
+    python docs/results/hab/diagnostics/place_nobase_navstops/knocks.py docs/results/hab/earlier/tidy_house-tp_srl_nobase-0024-place-nobase-gentle
 
 Counts a run's place calls by failure, the episodes that place ended by knocking an object off, and, for
 each knocking call, whether the object knocked off is the one being placed.
