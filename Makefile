@@ -97,13 +97,12 @@ PLACE_GOALS := [kitchen_counter,kitchen_cabinet,dining_table,coffee_table,sofa,t
 # (the goal from the held object's centre, as HAB's grasp, which snaps the object's centre onto the end
 # effector, makes obj_goal_sensor read; skills.warmstart --rename-sensor), then s103's own last stage twice
 # (seeds 128, 132).
-PLACE_HELD := $(PLACE_W256) skill.shut_tol=0.25 "skill.goal_receptacles=$(PLACE_GOALS)" \
-  "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
+HELD_OBS := "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
+PLACE_HELD := $(PLACE_W256) skill.shut_tol=0.25 "skill.goal_receptacles=$(PLACE_GOALS)" $(HELD_OBS)
 # The no-base place shipped since the fifty-fifth session: the no-base place's first two stages (2,533,376
 # steps at a constant rate, then 1.0M decayed to 0 by a cosine; seeds 139 and 1139) reading held_goal_sensor
 # from the first step, by HAB's place rule and its force rule reading the largest contact (the default).
-NOBASE_HELD := $(NOBASE) $(PLACE_HAB_RULE) $(LSTM_PLACE) skill.force_measure=peak \
-  "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
+NOBASE_HELD := $(NOBASE) $(PLACE_HAB_RULE) $(LSTM_PLACE) skill.force_measure=peak $(HELD_OBS)
 SKILLS := pick place open_fridge close_fridge open_drawer close_drawer
 train-skills: $(BIN)/activate
 	set -e; train() { d=runs/skills/$$1/$$2; shift 2; \
