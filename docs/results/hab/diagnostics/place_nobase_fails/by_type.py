@@ -1,0 +1,85 @@
+"""The no-base place's success by the held object's type, from `place_from_base/evaluate.sh` outputs.
+
+    python docs/results/hab/diagnostics/place_nobase_fails/by_type.py > by_type.txt
+    python docs/results/hab/diagnostics/place_nobase_fails/by_type.py JSON SEEDS [JSON SEEDS...]
+
+Without arguments, s139's three sets of 800 (`place_from_base/`); else each JSON with its comma-separated
+seeds (200 episodes from each).
+
+Each JSON's episodes are drawn again (resets only, no rollouts) to name the held object and the goal's
+receptacle; the outcomes are the JSON's, for the policy it names and for its `against` (the no-base place
+shipped before the fifty-fifth session). Tall objects: half-height 0.088 m or more (cracker box, mustard
+bottle, sugar box), the ones that topple when set down tilted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from skills.evaluate import load
+from skills.registry import make_env
+from tpsrl.sim.mujoco.objects import object_type
+
+HERE = Path(__file__).resolve().parent
+RUNS = HERE.parent / "place_from_base"
+SETS = {
+    "the 800": ("place_nobase_fresh_s139_ft_800.json", (1_000_000, 2_000_000, 3_000_000, 4_000_000)),
+    "3.2e7-3.5e7": ("place_nobase_fresh_s139_ft_32e6.json", (32_000_000, 33_000_000, 34_000_000, 35_000_000)),
+    "4.0e7-4.3e7": ("place_nobase_fresh_s139_ft_40e6.json", (40_000_000, 41_000_000, 42_000_000, 43_000_000)),
+}
+HAB = {
+    "release_speed": 0,
+    "settle_speed": 0,
+    "clear_dist": 0,
+    "shut_tol": 0,
+    "force_measure": "peak",
+    "split": "heldout",
+}
+ALL = (
+    "kitchen_counter", "kitchen_cabinet", "dining_table", "coffee_table", "sofa", "tv_stand", "shelf",
+    "side_table", "bookshelf", "fridge", "drawer_0",
+)  # fmt: skip
+TALL = 0.085
+
+
+def main(sets: dict[str, tuple[str, tuple[int, ...]]]) -> None:
+    _, fields = load("skills/checkpoints/place_nobase.pt")
+    env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    n, ok, before = Counter(), Counter(), Counter()
+    for name, (path, seeds) in sets.items():
+        d = json.loads(Path(path).read_text())
+        types = []
+        for seed in seeds:
+            for k in range(200):
+                env.reset(seed=seed + k)
+                spec = env.backend.spec
+                obj = next(o for o in spec.objects if o.handle == spec.targets[0].handle)
+                types.append((obj.type, spec.targets[0].goal_receptacle))
+        for (t, rec), a, b in zip(types, d["outcomes"], d["against"]["outcomes"], strict=True):
+            group = "tall" if object_type(t).half_height >= TALL else "other"
+            for key in (t, group, f"{group}, fridge" if rec == "fridge" else f"{group}, not fridge"):
+                n[key] += 1
+                ok[key] += a
+                before[key] += b
+        print(f"{name}: {d['policy']} {100 * d['success']:.2f}%")
+    env.close()
+    total = sum(n[g] for g in ("tall", "other"))
+    print(f"\n{'':22s} episodes   {'policy':>7s}   {'before':>7s}   ({total} episodes)")
+    for key in sorted(n, key=lambda k: (k not in ("tall", "other") and "," not in k, ok[k] / n[k])):
+        print(f"{key:22s} {n[key]:8d}   {100 * ok[key] / n[key]:6.1f}%   {100 * before[key] / n[key]:6.1f}%")
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args:
+        main(
+            {
+                p: (p, tuple(int(float(x)) for x in q.split(",")))
+                for p, q in zip(args[::2], args[1::2], strict=True)
+            }
+        )
+    else:
+        main({name: (str(RUNS / path), seeds) for name, (path, seeds) in SETS.items()})

@@ -1,0 +1,104 @@
+"""Would an arm that keeps the held object upright place tall objects better? A scripted test of the
+end-effector action itself, without a learned policy (fifty-sixth session).
+
+    python docs/results/hab/diagnostics/place_nobase_fails/servo.py EPISODES SEED [LEVEL_WEIGHT]
+
+On the no-base place's episodes (HAB's rules, as `fails.py`), a privileged servo drives the held object's
+centre toward 3 cm above its goal through `arm_ee_action` (the step the object is off, as an EE
+displacement), lets go once within 1.5 cm or stalled (15 steps without 2 mm of progress, or 150 steps),
+lifts the gripper 6 cm and takes it to rest. With LEVEL_WEIGHT the EE action's IK (HAB's is position
+only, as ours) also turns the gripper so the held object's up axis goes back toward the vertical: two
+rows of the gripper's rotational Jacobian (world x and y) weighted by LEVEL_WEIGHT (m per rad) stacked
+under the position rows, at most 0.05 rad of correction per step. Prints success for tall objects
+(half-height >= 0.085 m) and the others.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import mujoco
+import numpy as np
+from fails import ALL, HAB  # (this folder)
+
+from skills.evaluate import load
+from skills.policy import ActionLayout
+from skills.registry import make_env
+from skills.terms import rest_world
+from tpsrl.sim.mujoco import sim as S
+from tpsrl.sim.mujoco.objects import object_type
+
+TALL = 0.085
+
+
+def levelling(weight: float):
+    """`MujocoSim.ee_arm_action` whose IK also levels the held object (test only, not in the package)."""
+
+    def ee_arm_action(self, delta: np.ndarray) -> np.ndarray:
+        v = np.clip(np.asarray(delta, dtype=np.float64).reshape(3), -1.0, 1.0) * S.EE_SCALE
+        c, s = math.cos(self.base_pose[2]), math.sin(self.base_pose[2])
+        step = np.array([c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]])
+        if self.held not in self._handle_index:
+            return self.arm_action_for_ee_step(step, from_joints=False)
+        m, d = self.model, self.data
+        jacp, jacr = np.zeros((3, m.nv)), np.zeros((3, m.nv))
+        mujoco.mj_jacSite(m, d, jacp, jacr, self._grip_site)
+        cols = m.jnt_dofadr[m.actuator_trnid[self._arm_u, 0]]
+        up = d.xmat[self._obj_body[self._handle_index[self.held]]].reshape(3, 3)[:, 2]
+        turn = np.cross(up, [0.0, 0.0, 1.0])[:2]
+        size = float(np.linalg.norm(turn))
+        if size > 0.05:
+            turn *= 0.05 / size
+        J = np.vstack([jacp[:, cols], weight * jacr[:2, cols]])
+        dq = J.T @ np.linalg.solve(J @ J.T + 1e-2 * np.eye(5), np.concatenate([step, weight * turn]))
+        return np.clip(dq / S.ARM_SCALE, -1.0, 1.0)
+
+    return ee_arm_action
+
+
+def main(count: int, seed: int, weight: float | None) -> None:
+    if weight is not None:
+        S.MujocoSim.ee_arm_action = levelling(weight)
+    _, fields = load("skills/checkpoints/place_nobase.pt")
+    env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    act = ActionLayout.of(env)
+    placed = {"tall": [0, 0], "other": [0, 0]}
+    for k in range(count):
+        env.reset(seed=seed + k)
+        b, t = env.backend, env.task
+        kind = next(o.type for o in b.spec.objects if o.handle == t.target)
+        phase, best, stall, steps, top, done, info = "carry", math.inf, 0, 0, 0.0, False, {}
+        while not done:
+            if phase == "carry":
+                p, aim = b.object_pos(t.target), t.goal + np.array([0.0, 0.0, 0.03])
+                gap = float(np.linalg.norm(aim - p))
+                stall = stall + 1 if gap > best - 0.002 else 0
+                best = min(best, gap)
+                arm, grip = (b.world_to_base(aim) - b.world_to_base(p)) / S.EE_SCALE, 1.0
+                if gap < 0.015 or stall > 15 or steps > 150:
+                    phase, arm, grip, top = "lift", np.zeros(3), -1.0, b.ee_pos_world[2] + 0.06
+            elif phase == "lift":
+                arm, grip = np.array([0.0, 0.0, 1.0]), -1.0
+                phase = "rest" if b.ee_pos_world[2] > top - 0.01 else "lift"
+            else:
+                arm, grip = (
+                    (b.world_to_base(rest_world(b)) - b.world_to_base(b.ee_pos_world)) / S.EE_SCALE,
+                    -1.0,
+                )
+            _, _, terminated, truncated, info = env.step(act.make(arm_ee=np.clip(arm, -1.0, 1.0), grip=grip))
+            done, steps = terminated or truncated, steps + 1
+        group = placed["tall" if object_type(kind).half_height >= TALL else "other"]
+        group[0] += info["episode_stats"].get("success", 0.0) > 0.5
+        group[1] += 1
+    env.close()
+    shown = "HAB's position-only IK" if weight is None else f"levelling IK, weight {weight}"
+    total = sum(g[0] for g in placed.values()), sum(g[1] for g in placed.values())
+    print(
+        f"{shown}: {total[0]} of {total[1]} placed; tall {placed['tall'][0]} of {placed['tall'][1]}, "
+        f"other {placed['other'][0]} of {placed['other'][1]}"
+    )
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else None)
