@@ -2,13 +2,13 @@
 # evaluate.sh SUFFIX SEEDS NAME...: runs/dev/NAME (or a checkpoint path) as a no-base place by HAB's place
 # and force rules (spawns within 1.0 m, every goal once, its own starts), 200 episodes from each of the
 # comma-separated SEEDS, against the no-base place shipped before this session (kept in
-# docs/results/runs/place_nobase_gentle/) on the same episodes; writes NAME_SUFFIX.json here.
+# docs/results/runs/place_nobase_gentle/) on the same episodes; writes NAME_SUFFIX.json here (or in $D).
 #   the 800:            evaluate.sh 800 1000000,2000000,3000000,4000000 NAME
 #   used, not chosen:   evaluate.sh 32e6 32000000,33000000,34000000,35000000 NAME
 #   never used before:  evaluate.sh 40e6 40000000,41000000,42000000,43000000 NAME
 source .venv/bin/activate
 export MUJOCO_GL=egl
-D=docs/results/hab/diagnostics/place_from_base
+D=${D:-docs/results/hab/diagnostics/place_from_base}
 ALL="('kitchen_counter','kitchen_cabinet','dining_table','coffee_table','sofa','tv_stand','shelf','side_table','bookshelf','fridge','drawer_0')"
 suffix=$1 seeds=$2; shift 2
 ev() {

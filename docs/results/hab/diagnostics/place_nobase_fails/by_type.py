@@ -19,6 +19,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from fails import ALL, HAB  # (this folder)
+
 from skills.evaluate import load
 from skills.registry import make_env
 from tpsrl.sim.mujoco.objects import object_type
@@ -30,18 +32,6 @@ SETS = {
     "3.2e7-3.5e7": ("place_nobase_fresh_s139_ft_32e6.json", (32_000_000, 33_000_000, 34_000_000, 35_000_000)),
     "4.0e7-4.3e7": ("place_nobase_fresh_s139_ft_40e6.json", (40_000_000, 41_000_000, 42_000_000, 43_000_000)),
 }
-HAB = {
-    "release_speed": 0,
-    "settle_speed": 0,
-    "clear_dist": 0,
-    "shut_tol": 0,
-    "force_measure": "peak",
-    "split": "heldout",
-}
-ALL = (
-    "kitchen_counter", "kitchen_cabinet", "dining_table", "coffee_table", "sofa", "tv_stand", "shelf",
-    "side_table", "bookshelf", "fridge", "drawer_0",
-)  # fmt: skip
 TALL = 0.085
 
 
