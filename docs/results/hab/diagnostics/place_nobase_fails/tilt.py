@@ -4,8 +4,10 @@
 
 POLICY as a no-base place by HAB's rules on episodes SEED + k (as `fails.py`): per episode the held
 object's type, the angle between its up axis and the vertical on the step it is let go (none: never let
-go), the outcome; last, success by that angle for tall objects (half-height >= 0.085 m: cracker box,
-mustard bottle, sugar box) and the others.
+go), the height of its centre above the goal then (dz) and whether it already touches something outside the
+robot (resting on the surface as it is let go, rather than dropped), the outcome; last, success by that
+angle for tall objects (half-height >= 0.085 m: cracker box, mustard bottle, sugar box) and the others, and
+how often each group is let go touching.
 """
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ def tilt(b, handle: str) -> float:
     return float(np.degrees(np.arccos(np.clip(up, -1.0, 1.0))))
 
 
+def touching(b, handle: str) -> bool:
+    """Whether the object touches anything but the robot."""
+    mine = set(b._held_geoms[handle])
+    for c in b.data.contact[: b.data.ncon]:
+        g1, g2 = int(c.geom1), int(c.geom2)
+        if (g1 in mine and not b._robot_geom[g2]) or (g2 in mine and not b._robot_geom[g1]):
+            return True
+    return False
+
+
 def main(policy_path: str, seed: int, count: int) -> None:
     policy, fields = load(policy_path)
     env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
@@ -38,24 +50,30 @@ def main(policy_path: str, seed: int, count: int) -> None:
         policy.reset(env)
         b, t = env.backend, env.task
         kind = next(o.type for o in b.spec.objects if o.handle == t.target)
-        done, at_release, info = False, None, {}
+        done, at_release, dz, touch, info = False, None, 0.0, False, {}
         while not done:
             obs, _, terminated, truncated, info = env.step(policy.act(obs, env))
             done = terminated or truncated
             if b.held is None and at_release is None:
                 at_release = tilt(b, t.target)
+                dz, touch = float(b.object_pos(t.target)[2] - t.goal[2]), touching(b, t.target)
         success = info["episode_stats"].get("success", 0.0) > 0.5
         group = "tall" if object_type(kind).half_height >= TALL else "other"
-        shown = "never" if at_release is None else f"{at_release:5.1f}"
+        shown = "never" if at_release is None else f"{at_release:5.1f} dz {dz:+.3f} touching {int(touch)}"
         print(f"{k:3d} {'ok  ' if success else 'FAIL'} {kind:16s} tilt at release {shown}", flush=True)
         if at_release is not None:
             key = (group, "under 20 deg" if at_release < 20 else "20 deg or more")
             n[key] += 1
             ok[key] += success
+            n[(group, "let go")] += 1
+            ok[(group, "let go")] += touch
     env.close()
     print()
     for key in sorted(n):
-        print(f"{key[0]:5s} {key[1]:15s} placed {ok[key]:3d} of {n[key]:3d} ({100 * ok[key] / n[key]:5.1f}%)")
+        what = "touching" if key[1] == "let go" else "placed"
+        print(
+            f"{key[0]:5s} {key[1]:15s} {what:8s} {ok[key]:3d} of {n[key]:3d} ({100 * ok[key] / n[key]:5.1f}%)"
+        )
 
 
 if __name__ == "__main__":
