@@ -19,11 +19,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from fails import ALL, HAB  # (this folder)
+from fails import held_kind, nobase_env, size_group  # (this folder)
 
 from skills.evaluate import load
-from skills.registry import make_env
-from tpsrl.sim.mujoco.objects import object_type
 
 HERE = Path(__file__).resolve().parent
 RUNS = HERE.parent / "place_from_base"
@@ -32,12 +30,11 @@ SETS = {
     "3.2e7-3.5e7": ("place_nobase_fresh_s139_ft_32e6.json", (32_000_000, 33_000_000, 34_000_000, 35_000_000)),
     "4.0e7-4.3e7": ("place_nobase_fresh_s139_ft_40e6.json", (40_000_000, 41_000_000, 42_000_000, 43_000_000)),
 }
-TALL = 0.085
 
 
 def main(sets: dict[str, tuple[str, tuple[int, ...]]]) -> None:
     _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    env = nobase_env(fields)
     n, ok, before = Counter(), Counter(), Counter()
     for name, (path, seeds) in sets.items():
         d = json.loads(Path(path).read_text())
@@ -46,10 +43,9 @@ def main(sets: dict[str, tuple[str, tuple[int, ...]]]) -> None:
             for k in range(200):
                 env.reset(seed=seed + k)
                 spec = env.backend.spec
-                obj = next(o for o in spec.objects if o.handle == spec.targets[0].handle)
-                types.append((obj.type, spec.targets[0].goal_receptacle))
+                types.append((held_kind(spec, spec.targets[0].handle), spec.targets[0].goal_receptacle))
         for (t, rec), a, b in zip(types, d["outcomes"], d["against"]["outcomes"], strict=True):
-            group = "tall" if object_type(t).half_height >= TALL else "other"
+            group = size_group(t)
             for key in (t, group, f"{group}, fridge" if rec == "fridge" else f"{group}, not fridge"):
                 n[key] += 1
                 ok[key] += a

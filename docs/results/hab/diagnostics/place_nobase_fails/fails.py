@@ -20,6 +20,7 @@ import numpy as np
 
 from skills.evaluate import load
 from skills.registry import make_env
+from tpsrl.sim.mujoco.objects import object_type
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "place_reach"))
@@ -30,11 +31,28 @@ ALL = (
     "kitchen_counter", "kitchen_cabinet", "dining_table", "coffee_table", "sofa", "tv_stand", "shelf",
     "side_table", "bookshelf", "fridge", "drawer_0",
 )  # fmt: skip
+TALL = 0.085
+"""Half-height (m) from which a held object counts as tall: the cracker box, mustard bottle and sugar box."""
+
+
+def nobase_env(fields: dict):
+    """The no-base place's task with `fields` by HAB's place and force rules, spawns within 1.0 m, every goal
+    receptacle (as `place_from_base/evaluate.sh`)."""
+    return make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+
+
+def held_kind(spec, handle: str) -> str:
+    """The object type of `handle` in an episode spec."""
+    return next(o.type for o in spec.objects if o.handle == handle)
+
+
+def size_group(kind: str) -> str:
+    return "tall" if object_type(kind).half_height >= TALL else "other"
 
 
 def main(policy_path: str, seed: int, count: int) -> None:
     policy, fields = load(policy_path)
-    env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    env = nobase_env(fields)
     by_kind, by_rec, touched = Counter(), Counter(), Counter()
     n_kind, n_rec = Counter(), Counter()
     for k in range(count):
@@ -66,7 +84,7 @@ def main(policy_path: str, seed: int, count: int) -> None:
         if not ok:
             by_kind[kd] += 1
             by_rec[rec] += 1
-            touched.update(w for w in seen)
+            touched.update(seen.keys())
         print(
             f"{k:3d} {'ok  ' if ok else 'FAIL'} {fail:14s} {rec:16s} {kd:17s} held {int(b.held == t.target)} "
             f"gap {gap:.2f} closest {closest:.2f} steps {len(ee):3d} touch {dict(seen)} ee-travel-50 {travel:.2f}",

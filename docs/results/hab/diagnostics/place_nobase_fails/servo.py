@@ -20,16 +20,12 @@ import sys
 
 import mujoco
 import numpy as np
-from fails import ALL, HAB  # (this folder)
+from fails import held_kind, nobase_env, size_group  # (this folder)
 
 from skills.evaluate import load
 from skills.policy import ActionLayout
-from skills.registry import make_env
 from skills.terms import rest_world
 from tpsrl.sim.mujoco import sim as S
-from tpsrl.sim.mujoco.objects import object_type
-
-TALL = 0.085
 
 
 def levelling(weight: float):
@@ -61,13 +57,13 @@ def main(count: int, seed: int, weight: float | None) -> None:
     if weight is not None:
         S.MujocoSim.ee_arm_action = levelling(weight)
     _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    env = nobase_env(fields)
     act = ActionLayout.of(env)
     placed = {"tall": [0, 0], "other": [0, 0]}
     for k in range(count):
         env.reset(seed=seed + k)
         b, t = env.backend, env.task
-        kind = next(o.type for o in b.spec.objects if o.handle == t.target)
+        kind = held_kind(b.spec, t.target)
         phase, best, stall, steps, top, done, info = "carry", math.inf, 0, 0, 0.0, False, {}
         while not done:
             if phase == "carry":
@@ -88,7 +84,7 @@ def main(count: int, seed: int, weight: float | None) -> None:
                 )
             _, _, terminated, truncated, info = env.step(act.make(arm_ee=np.clip(arm, -1.0, 1.0), grip=grip))
             done, steps = terminated or truncated, steps + 1
-        group = placed["tall" if object_type(kind).half_height >= TALL else "other"]
+        group = placed[size_group(kind)]
         group[0] += info["episode_stats"].get("success", 0.0) > 0.5
         group[1] += 1
     env.close()

@@ -16,13 +16,9 @@ import sys
 from collections import Counter
 
 import numpy as np
-from fails import ALL, HAB  # (this folder)
+from fails import contacts, held_kind, nobase_env, size_group  # (this folder)
 
 from skills.evaluate import load
-from skills.registry import make_env
-from tpsrl.sim.mujoco.objects import object_type
-
-TALL = 0.085
 
 
 def tilt(b, handle: str) -> float:
@@ -33,23 +29,18 @@ def tilt(b, handle: str) -> float:
 
 def touching(b, handle: str) -> bool:
     """Whether the object touches anything but the robot."""
-    mine = set(b._held_geoms[handle])
-    for c in b.data.contact[: b.data.ncon]:
-        g1, g2 = int(c.geom1), int(c.geom2)
-        if (g1 in mine and not b._robot_geom[g2]) or (g2 in mine and not b._robot_geom[g1]):
-            return True
-    return False
+    return any(who == "object" for who, _ in contacts(b, set(b._held_geoms[handle])))
 
 
 def main(policy_path: str, seed: int, count: int) -> None:
     policy, fields = load(policy_path)
-    env = make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    env = nobase_env(fields)
     n, ok = Counter(), Counter()
     for k in range(count):
         obs, _ = env.reset(seed=seed + k)
         policy.reset(env)
         b, t = env.backend, env.task
-        kind = next(o.type for o in b.spec.objects if o.handle == t.target)
+        kind = held_kind(b.spec, t.target)
         done, at_release, dz, touch, info = False, None, 0.0, False, {}
         while not done:
             obs, _, terminated, truncated, info = env.step(policy.act(obs, env))
@@ -58,7 +49,7 @@ def main(policy_path: str, seed: int, count: int) -> None:
                 at_release = tilt(b, t.target)
                 dz, touch = float(b.object_pos(t.target)[2] - t.goal[2]), touching(b, t.target)
         success = info["episode_stats"].get("success", 0.0) > 0.5
-        group = "tall" if object_type(kind).half_height >= TALL else "other"
+        group = size_group(kind)
         shown = "never" if at_release is None else f"{at_release:5.1f} dz {dz:+.3f} touching {int(touch)}"
         print(f"{k:3d} {'ok  ' if success else 'FAIL'} {kind:16s} tilt at release {shown}", flush=True)
         if at_release is not None:
