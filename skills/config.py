@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig
+from tpsrl.sim.mujoco.objects import OBJECT_TYPES
 from tpsrl.sim.sensors import SENSORS
 
 from .splits import split_layouts
@@ -19,9 +20,9 @@ from .splits import split_layouts
 DEPTH_MAX = 512
 ARM_CONTROLS = {"joint": "arm_action", "ee": "arm_ee_action"}
 """skill.arm_control -> the arm action component it selects."""
-EPISODE_SOURCE_FIELDS = ("split", "start_bank", "start_bank_prob")
+EPISODE_SOURCE_FIELDS = ("split", "start_bank", "start_bank_prob", "object_types")
 """Fields that say where a run's training episodes came from: an evaluation of its policy draws its own
-(held-out layouts, the task's HAB spawns) unless told otherwise."""
+(held-out layouts, the task's HAB spawns, every object type alike) unless told otherwise."""
 
 
 SPAWN_RULES = ("within", "navmesh", "habitat2")
@@ -48,6 +49,7 @@ class SkillConfig:
         "arm_start_noise": 0.0,
         "force_measure": "sum",
         "spawn_rule": "within",
+        "object_types": None,
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -100,6 +102,11 @@ class SkillConfig:
     """Episode length (HAB: pick/place 300, nav 400, open/close 200)."""
     clutter: tuple[int, int] = (0, 5)
     """Inclusive range of clutter objects per episode."""
+    object_types: tuple[str, ...] | None = None
+    """Training only: the object types an episode's objects (target and clutter) are drawn from, each entry
+    alike, so a type listed k times comes k times as often; None: every type of
+    `tpsrl.sim.mujoco.objects.OBJECT_TYPES` alike (HAB's episodes draw from their whole object set). An
+    episode source (`EPISODE_SOURCE_FIELDS`): evaluations and shipped skills use every type alike."""
     spawn_rule: str = "within"
     """How pick and place draw the robot's start. "within" (HAB's distance, the VER paper's habitat-lab): a
     collision-free pose within `spawn_max_dist` of the object (pick) or goal (place), any such cell alike.
@@ -163,6 +170,14 @@ class SkillConfig:
         if self.observations is not None:
             self.observations = tuple(self.observations)
         self.clutter = tuple(self.clutter)  # type: ignore[assignment]
+        if self.object_types is not None:
+            self.object_types = tuple(self.object_types)
+            unknown = [t for t in self.object_types if t not in OBJECT_TYPES]
+            if not self.object_types or unknown:
+                raise ValueError(
+                    f"skill.object_types: {list(self.object_types)} must list object types (repeats weight "
+                    f"them); unknown {unknown}; known: {sorted(OBJECT_TYPES)}"
+                )
         split_layouts(self.split)
         if self.arm_control not in ARM_CONTROLS:
             raise ValueError(

@@ -110,7 +110,15 @@ class ObjectEpisodes:
         # In a fixed order (not a set's): the draws must not depend on Python's string-hash seed.
         arts = {r: float(rng.uniform(*OPEN_RANGE[r])) for r in dict.fromkeys((rec, grec)) if r in OPEN_RANGE}
         spec = sample_episode(
-            rng, layout, 1, self.cfg.clutter, (rec,), (grec,), articulations=arts, episode_id=""
+            rng,
+            layout,
+            1,
+            self.cfg.clutter,
+            (rec,),
+            (grec,),
+            object_types=self.cfg.object_types,
+            articulations=arts,
+            episode_id="",
         )
         obj = spec.objects[0]
         top = np.array(obj.pos) + [0.0, 0.0, object_type(obj.type).half_height]
@@ -201,7 +209,9 @@ class ArticulationEpisodes:
             marker = str(rng.choice(self.markers))
             arts = {marker: float(rng.uniform(*self.start))}
             try:
-                spec = sample_episode(rng, layout, 0, self.cfg.clutter, articulations=arts)
+                spec = sample_episode(
+                    rng, layout, 0, self.cfg.clutter, object_types=self.cfg.object_types, articulations=arts
+                )
                 x, y, yaw = sample_base(
                     rng,
                     layout,

@@ -36,6 +36,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "arm_start_noise": 0.0,
         "force_measure": "sum",
         "spawn_rule": "within",
+        "object_types": None,
         "start_bank": "",
         "start_bank_prob": 0.0,
         "arm_out_penalty": 0.0,
