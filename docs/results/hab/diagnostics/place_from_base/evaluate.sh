@@ -2,7 +2,8 @@
 # evaluate.sh SUFFIX SEEDS NAME...: runs/dev/NAME (or a checkpoint path) as a no-base place by HAB's place
 # and force rules (spawns within 1.0 m, every goal once, its own starts), 200 episodes from each of the
 # comma-separated SEEDS, against the no-base place shipped before this session (kept in
-# docs/results/runs/place_nobase_gentle/) on the same episodes; writes NAME_SUFFIX.json here (or in $D).
+# docs/results/runs/place_nobase_gentle/; or the checkpoint $AGAINST) on the same episodes; writes
+# NAME_SUFFIX.json here (or in $D).
 #   the 800:            evaluate.sh 800 1000000,2000000,3000000,4000000 NAME
 #   used, not chosen:   evaluate.sh 32e6 32000000,33000000,34000000,35000000 NAME
 #   never used before:  evaluate.sh 40e6 40000000,41000000,42000000,43000000 NAME
@@ -14,7 +15,7 @@ suffix=$1 seeds=$2; shift 2
 ev() {
   name=$(basename $1 .pt); out=$D/${name}_$suffix.json
   path=$1; [ -e $path ] || path=runs/dev/$1
-  [ -s $out ] || python -m skills.evaluate $path --episodes 200 --seed $seeds --against docs/results/runs/place_nobase_gentle/place_nobase.pt \
+  [ -s $out ] || python -m skills.evaluate $path --episodes 200 --seed $seeds --against ${AGAINST:-docs/results/runs/place_nobase_gentle/place_nobase.pt} \
     --set spawn_max_dist=1.0 --set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set shut_tol=0 \
     --set force_measure=peak --set goal_receptacles="$ALL" --json 2>/dev/null | tail -n1 > $out
   python -c "

@@ -1,0 +1,7 @@
+#!/bin/bash
+# evaluate.sh SUFFIX SEEDS NAME...: `place_from_base/evaluate.sh` against the shipped no-base place (s139,
+# skills/checkpoints/place_nobase.pt) on the same episodes, writing its JSONs into this folder.
+#   used, not chosen on:  evaluate.sh 40e6 40000000,41000000,42000000,43000000 NAME
+#   never used before:    evaluate.sh 44e6 44000000,45000000,46000000,47000000 NAME
+D=docs/results/hab/diagnostics/place_nobase_tall AGAINST=skills/checkpoints/place_nobase.pt \
+  exec docs/results/hab/diagnostics/place_from_base/evaluate.sh "$@"
