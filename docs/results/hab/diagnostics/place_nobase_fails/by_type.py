@@ -7,8 +7,9 @@ Without arguments, s139's three sets of 800 (`place_from_base/`); else each JSON
 seeds (200 episodes from each).
 
 Each JSON's episodes are drawn again (resets only, no rollouts) to name the held object and the goal's
-receptacle; the outcomes are the JSON's, for the policy it names and for its `against` (the no-base place
-shipped before the fifty-fifth session). Tall objects: half-height 0.088 m or more (cracker box, mustard
+receptacle; the outcomes are the JSON's, for the policy it names and for its `against` (in
+`place_from_base/` the no-base place shipped before the fifty-fifth session, then at
+skills/checkpoints/place_nobase.pt, the path its JSONs name; in `place_nobase_tall/` s139). Tall objects: half-height 0.088 m or more (cracker box, mustard
 bottle, sugar box), the ones that topple when set down tilted.
 """
 
@@ -50,10 +51,13 @@ def main(sets: dict[str, tuple[str, tuple[int, ...]]]) -> None:
                 n[key] += 1
                 ok[key] += a
                 before[key] += b
-        print(f"{name}: {d['policy']} {100 * d['success']:.2f}%")
+        a = d["against"]
+        print(
+            f"{name}: {d['policy']} {100 * d['success']:.2f}%, against {a['policy']} {100 * a['success']:.2f}%"
+        )
     env.close()
     total = sum(n[g] for g in ("tall", "other"))
-    print(f"\n{'':22s} episodes   {'policy':>7s}   {'before':>7s}   ({total} episodes)")
+    print(f"\n{'':22s} episodes   {'policy':>7s}   {'against':>7s}   ({total} episodes)")
     for key in sorted(n, key=lambda k: (k not in ("tall", "other") and "," not in k, ok[k] / n[k])):
         print(f"{key:22s} {n[key]:8d}   {100 * ok[key] / n[key]:6.1f}%   {100 * before[key] / n[key]:6.1f}%")
 
