@@ -3,7 +3,6 @@
 # two stages: 2.53M steps at a constant rate, 1.0M decayed to 0) with each tall object (cracker box,
 # mustard bottle, sugar box) drawn three times as often as the others in both stages (`skill.object_types`:
 # 9 of 20 entries); runs/dev/place_nobase_tallmix_sSEED and _ft, one chain per seed, side by side.
-T=cracker_box,mustard_bottle,sugar_box
-OTHERS=tomato_soup_can,master_chef_can,potted_meat_can,gelatin_box,bowl,mug,apple,orange,lemon,banana,plate
-NAME=place_nobase_tallmix GENTLE=0 EXTRA="skill.object_types=[$T,$T,$T,$OTHERS]" \
+source $(dirname $0)/mix.sh
+NAME=place_nobase_tallmix GENTLE=0 EXTRA="$TALL_MIX" \
   exec docs/results/hab/diagnostics/place_from_base/fresh.sh "$@"

@@ -12,13 +12,12 @@ C="skill=place skill.base_movement=false skill.spawn_max_dist=1.0 policy=cpu ppo
   ppo.max_sequence_length=32 skill.grip_init_mean=2.0 skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position] \
   skill.release_speed=0 skill.settle_speed=0 ppo.lr=1e-4 ppo.lr_schedule=cosine run.total_steps=$STEPS \
   run.init_from=skills/checkpoints/place_nobase.pt run.wandb=disabled run.progress=false"
-T=cracker_box,mustard_bottle,sugar_box
-OTHERS=tomato_soup_can,master_chef_can,potted_meat_can,gelatin_box,bowl,mug,apple,orange,lemon,banana,plate
+source $(dirname $0)/mix.sh
 stage() {  # stage NAME SEED OVERRIDES...
   name=$1 seed=$2; shift 2
   r=$(test -f runs/dev/$name/checkpoints/latest.pt && echo run.resume=true || true)
   python -m skills.train $C run.seed=$seed "$@" run.dir=runs/dev/$name $r >> logs/$name.log 2>&1
 }
-stage place_nobase_tall_s$2 $2 "skill.object_types=[$T,$T,$T,$OTHERS]" &
+stage place_nobase_tall_s$2 $2 "$TALL_MIX" &
 stage place_nobase_plain_s$3 $3 &
 wait
