@@ -9,8 +9,9 @@ seeds (200 episodes from each).
 Each JSON's episodes are drawn again (resets only, no rollouts) to name the held object and the goal's
 receptacle; the outcomes are the JSON's, for the policy it names and for its `against` (in
 `place_from_base/` the no-base place shipped before the fifty-fifth session, then at
-skills/checkpoints/place_nobase.pt, the path its JSONs name; in `place_nobase_tall/` s139). Tall objects: half-height 0.088 m or more (cracker box, mustard
-bottle, sugar box), the ones that topple when set down tilted.
+skills/checkpoints/place_nobase.pt, the path its JSONs name; in `place_nobase_tall/` s139). Tall objects:
+half-height 0.085 m or more (`fails.TALL`: cracker box, mustard bottle, sugar box), the ones that topple
+when set down tilted.
 """
 
 from __future__ import annotations
