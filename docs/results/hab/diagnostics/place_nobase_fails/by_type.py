@@ -21,9 +21,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from fails import held_kind, nobase_env, size_group  # (this folder)
-
-from skills.evaluate import load
+from fails import held_kind, per_set, redrawn, size_group  # (this folder)
 
 HERE = Path(__file__).resolve().parent
 RUNS = HERE.parent / "place_from_base"
@@ -35,17 +33,16 @@ SETS = {
 
 
 def main(sets: dict[str, tuple[str, tuple[int, ...]]]) -> None:
-    _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = nobase_env(fields)
     n, ok, before = Counter(), Counter(), Counter()
     for name, (path, seeds) in sets.items():
         d = json.loads(Path(path).read_text())
-        types = []
-        for seed in seeds:
-            for k in range(200):
-                env.reset(seed=seed + k)
-                spec = env.backend.spec
-                types.append((held_kind(spec, spec.targets[0].handle), spec.targets[0].goal_receptacle))
+        types = [
+            (
+                held_kind(e.backend.spec, e.backend.spec.targets[0].handle),
+                e.backend.spec.targets[0].goal_receptacle,
+            )
+            for e in redrawn(per_set(seeds))
+        ]
         for (t, rec), a, b in zip(types, d["outcomes"], d["against"]["outcomes"], strict=True):
             group = size_group(t)
             for key in (t, group, f"{group}, fridge" if rec == "fridge" else f"{group}, not fridge"):
@@ -56,7 +53,6 @@ def main(sets: dict[str, tuple[str, tuple[int, ...]]]) -> None:
         print(
             f"{name}: {d['policy']} {100 * d['success']:.2f}%, against {a['policy']} {100 * a['success']:.2f}%"
         )
-    env.close()
     total = sum(n[g] for g in ("tall", "other"))
     print(f"\n{'':22s} episodes   {'policy':>7s}   {'against':>7s}   ({total} episodes)")
     for key in sorted(n, key=lambda k: (k not in ("tall", "other") and "," not in k, ok[k] / n[k])):

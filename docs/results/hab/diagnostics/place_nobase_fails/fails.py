@@ -41,6 +41,24 @@ def nobase_env(fields: dict):
     return make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
 
 
+def redrawn(episodes):
+    """The no-base place's episodes with these seeds drawn again (a reset each, no rollout), with the shipped
+    no-base place's task fields: yields the env after each reset; `evaluate.sh` JSONs hold 200 per seed."""
+    _, fields = load("skills/checkpoints/place_nobase.pt")
+    env = nobase_env(fields)
+    try:
+        for seed in episodes:
+            env.reset(seed=seed)
+            yield env
+    finally:
+        env.close()
+
+
+def per_set(seeds):
+    """The episode seeds of an `evaluate.sh` JSON over `seeds`: 200 from each, in its order."""
+    return [seed + k for seed in seeds for k in range(200)]
+
+
 def held_kind(spec, handle: str) -> str:
     """The object type of `handle` in an episode spec."""
     return next(o.type for o in spec.objects if o.handle == handle)

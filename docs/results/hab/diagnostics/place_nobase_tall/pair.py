@@ -13,21 +13,16 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "place_nobase_fails"))
-from fails import held_kind, nobase_env, size_group  # noqa: E402
+from fails import held_kind, per_set, redrawn, size_group  # noqa: E402
 
-from skills.evaluate import load, mcnemar  # noqa: E402
+from skills.evaluate import mcnemar  # noqa: E402
 
 
 def main(a_path: str, b_path: str, seeds: list[int]) -> None:
-    _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = nobase_env(fields)
-    groups = []
-    for seed in seeds:
-        for k in range(200):
-            env.reset(seed=seed + k)
-            spec = env.backend.spec
-            groups.append(size_group(held_kind(spec, spec.targets[0].handle)))
-    env.close()
+    groups = [
+        size_group(held_kind(e.backend.spec, e.backend.spec.targets[0].handle))
+        for e in redrawn(per_set(seeds))
+    ]
     a, b = ([bool(x) for x in json.loads(Path(p).read_text())["outcomes"]] for p in (a_path, b_path))
     print(f"A {a_path}\nB {b_path}\n{'':8s} episodes      A      B   only A / only B, p")
     for name in ("tall", "other", "all"):

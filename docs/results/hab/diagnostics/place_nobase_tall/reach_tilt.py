@@ -18,9 +18,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "place_nobase_fails"))
-from fails import nobase_env, size_group  # noqa: E402
-
-from skills.evaluate import load  # noqa: E402
+from fails import redrawn, size_group  # noqa: E402
 
 ROW = re.compile(r"^\s*(\d+) (ok  |FAIL) (\S+)\s+tilt at release\s+([0-9.]+) dz")
 BANDS = {
@@ -32,16 +30,12 @@ BANDS = {
 
 def main(tilt_path: str, seed: int) -> None:
     rows = [m.groups() for line in Path(tilt_path).read_text().splitlines() if (m := ROW.match(line))]
-    _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = nobase_env(fields)
     table = []
-    for k, outcome, kind, angle in rows:
-        env.reset(seed=seed + int(k))
+    for (_, outcome, kind, angle), env in zip(rows, redrawn(seed + int(r[0]) for r in rows), strict=True):
         x, y, _ = env.backend.base_pose
         goal = np.asarray(env.task.goal)
         dist = float(np.hypot(goal[0] - x, goal[1] - y))
         table.append((size_group(kind), dist, float(goal[2]), float(angle), outcome == "ok  "))
-    env.close()
     print(f"{tilt_path}: {len(table)} episodes let go\n")
     for title, (col, bands) in BANDS.items():
         print(f"{'':6s} {title:13s} {'let go':>6s} {'median deg':>10s} {'>= 20 deg':>9s} {'placed':>7s}")
