@@ -35,17 +35,18 @@ TALL = 0.085
 """Half-height (m) from which a held object counts as tall: the cracker box, mustard bottle and sugar box."""
 
 
-def nobase_env(fields: dict):
+def nobase_env(fields: dict, **overrides):
     """The no-base place's task with `fields` by HAB's place and force rules, spawns within 1.0 m, every goal
-    receptacle (as `place_from_base/evaluate.sh`)."""
-    return make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL})
+    receptacle (as `place_from_base/evaluate.sh`); `overrides` last (say `spawn_rule="habitat2"`)."""
+    return make_env("place", **{**fields, **HAB, "spawn_max_dist": 1.0, "goal_receptacles": ALL, **overrides})
 
 
-def redrawn(episodes):
+def redrawn(episodes, **overrides):
     """The no-base place's episodes with these seeds drawn again (a reset each, no rollout), with the shipped
-    no-base place's task fields: yields the env after each reset; `evaluate.sh` JSONs hold 200 per seed."""
+    no-base place's task fields (and `overrides`, as `nobase_env`): yields the env after each reset;
+    `evaluate.sh` JSONs hold 200 per seed."""
     _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = nobase_env(fields)
+    env = nobase_env(fields, **overrides)
     try:
         for seed in episodes:
             env.reset(seed=seed)
