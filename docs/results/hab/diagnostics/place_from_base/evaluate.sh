@@ -3,7 +3,8 @@
 # and force rules (spawns within 1.0 m, every goal once, its own starts), 200 episodes from each of the
 # comma-separated SEEDS, against the no-base place shipped before this session (kept in
 # docs/results/runs/place_nobase_gentle/; or the checkpoint $AGAINST) on the same episodes; writes
-# NAME_SUFFIX.json here (or in $D).
+# NAME_SUFFIX.json here (or in $D). SPAWN (a `skill.spawn_rule`, say habitat2) draws the starts by that rule
+# for both policies (the goals stay those of the default rule).
 #   the 800:            evaluate.sh 800 1000000,2000000,3000000,4000000 NAME
 #   used, not chosen:   evaluate.sh 32e6 32000000,33000000,34000000,35000000 NAME
 #   never used before:  evaluate.sh 40e6 40000000,41000000,42000000,43000000 NAME
@@ -17,7 +18,7 @@ ev() {
   path=$1; [ -e $path ] || path=runs/dev/$1
   [ -s $out ] || python -m skills.evaluate $path --episodes 200 --seed $seeds --against ${AGAINST:-docs/results/runs/place_nobase_gentle/place_nobase.pt} \
     --set spawn_max_dist=1.0 --set release_speed=0 --set settle_speed=0 --set clear_dist=0 --set shut_tol=0 \
-    --set force_measure=peak --set goal_receptacles="$ALL" --json 2>/dev/null | tail -n1 > $out
+    --set force_measure=peak --set goal_receptacles="$ALL" ${SPAWN:+--set spawn_rule=$SPAWN} --json 2>/dev/null | tail -n1 > $out
   python -c "
 import json; d = json.load(open('$out')); a = d['against']
 print('$name $suffix', f\"{100 * d['success']:.2f}% [{100 * d['ci_low']:.1f}, {100 * d['ci_high']:.1f}] {d['failures']}\",
