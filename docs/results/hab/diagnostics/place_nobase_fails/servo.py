@@ -1,7 +1,7 @@
 """Would an arm that keeps the held object upright place tall objects better? A scripted test of the
 end-effector action itself, without a learned policy (fifty-sixth session).
 
-    python docs/results/hab/diagnostics/place_nobase_fails/servo.py EPISODES SEED [LEVEL_WEIGHT]
+    python docs/results/hab/diagnostics/place_nobase_fails/servo.py EPISODES SEED [LEVEL_WEIGHT] [--spawn RULE]
 
 On the no-base place's episodes (HAB's rules, as `fails.py`), a privileged servo drives the held object's
 centre toward 3 cm above its goal through `arm_ee_action` (the step the object is off, as an EE
@@ -15,8 +15,8 @@ under the position rows, at most 0.05 rad of correction per step. Prints success
 
 from __future__ import annotations
 
+import argparse
 import math
-import sys
 
 import mujoco
 import numpy as np
@@ -53,11 +53,11 @@ def levelling(weight: float):
     return ee_arm_action
 
 
-def main(count: int, seed: int, weight: float | None) -> None:
+def main(count: int, seed: int, weight: float | None, spawn: str = "within") -> None:
     if weight is not None:
         S.MujocoSim.ee_arm_action = levelling(weight)
     _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = nobase_env(fields)
+    env = nobase_env(fields, spawn_rule=spawn)
     act = ActionLayout.of(env)
     placed = {"tall": [0, 0], "other": [0, 0]}
     for k in range(count):
@@ -89,6 +89,7 @@ def main(count: int, seed: int, weight: float | None) -> None:
         group[1] += 1
     env.close()
     shown = "HAB's position-only IK" if weight is None else f"levelling IK, weight {weight}"
+    shown += "" if spawn == "within" else f" ({spawn} spawn)"
     total = sum(g[0] for g in placed.values()), sum(g[1] for g in placed.values())
     print(
         f"{shown}: {total[0]} of {total[1]} placed; tall {placed['tall'][0]} of {placed['tall'][1]}, "
@@ -97,4 +98,10 @@ def main(count: int, seed: int, weight: float | None) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("episodes", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("weight", type=float, nargs="?", help="levelling weight (m/rad); none: position only")
+    parser.add_argument("--spawn", default="within", help="skill.spawn_rule (default: the no-base place's)")
+    a = parser.parse_args()
+    main(a.episodes, a.seed, a.weight, a.spawn)
