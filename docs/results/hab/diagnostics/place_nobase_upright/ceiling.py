@@ -1,13 +1,14 @@
 """How far the no-base place can go on its own starts, from `upright.py`'s output (fifty-eighth session).
 
-    python docs/results/hab/diagnostics/place_nobase_upright/ceiling.py UPRIGHT.txt
+    python docs/results/hab/diagnostics/place_nobase_upright/ceiling.py UPRIGHT.txt [TILT.txt]
 
 UPRIGHT.txt: `upright.py SEED EPISODES TILT.txt` (with the learned place's outcomes). Sorts each episode by
 object size (tall: half-height >= 0.085 m), goal height (under / from 0.8 m) and what the offline arm found:
 a pose that holds the object upright (under 15 degrees) at the goal, only tilted poses ("tilted only"), or
 no pose at all; prints the learned place's successes in each, and what it would place if it placed every
 episode that has an upright pose or is a short object, keeping its own outcomes on the rest (tall objects
-that can only be let go tilted, goals no pose reaches).
+that can only be let go tilted, goals no pose reaches). With TILT.txt (`place_nobase_fails/tilt.py`'s output
+for another policy on the same episodes) that policy's outcomes instead.
 """
 
 from __future__ import annotations
@@ -16,19 +17,24 @@ import re
 import sys
 from collections import Counter
 
+from upright import read_tilt  # (this folder)
+
 ROW = re.compile(
-    r"\s*\d+ (\S+)\s+goal z ([\d.]+)\s+free\s+(\S+)\s+upright\s+(\S+)\s+learned (ok|FAIL)\s+release \S+"
+    r"\s*(\d+) (\S+)\s+goal z ([\d.]+)\s+free\s+(\S+)\s+upright\s+(\S+)\s+learned (ok|FAIL)\s+release \S+"
 )
 TALL = ("cracker_box", "mustard_bottle", "sugar_box")
 
 
-def main(path: str) -> None:
+def main(path: str, tilt_path: str | None = None) -> None:
+    other = read_tilt(tilt_path) if tilt_path else None
     n, ok = Counter(), Counter()
     for line in open(path):
         m = ROW.match(line)
         if not m:
             continue
-        kind, z, free, up, outcome = m.groups()
+        k, kind, z, free, up, outcome = m.groups()
+        if other is not None:
+            outcome = "ok" if other[int(k)][0] else "FAIL"
         reach = "none" if free == "none" and up == "none" else "tilted only"
         if up != "none" and float(up) < 15.0:
             reach = "upright"
@@ -49,4 +55,4 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
