@@ -17,12 +17,11 @@ import re
 import sys
 from collections import Counter
 
-from upright import read_tilt  # (this folder)
+from upright import read_tilt, size_group  # (this folder; size_group from place_nobase_fails/fails.py)
 
 ROW = re.compile(
     r"\s*(\d+) (\S+)\s+goal z ([\d.]+)\s+free\s+(\S+)\s+upright\s+(\S+)\s+learned (ok|FAIL)\s+release \S+"
 )
-TALL = ("cracker_box", "mustard_bottle", "sugar_box")
 
 
 def main(path: str, tilt_path: str | None = None) -> None:
@@ -38,7 +37,7 @@ def main(path: str, tilt_path: str | None = None) -> None:
         reach = "none" if free == "none" and up == "none" else "tilted only"
         if up != "none" and float(up) < 15.0:
             reach = "upright"
-        key = ("tall" if kind in TALL else "other", "from 0.8 m" if float(z) >= 0.8 else "under 0.8 m", reach)
+        key = (size_group(kind), "from 0.8 m" if float(z) >= 0.8 else "under 0.8 m", reach)
         n[key] += 1
         ok[key] += outcome == "ok"
     total, placed = sum(n.values()), sum(ok.values())

@@ -1,20 +1,23 @@
 """Can the arm hold the object upright at its goal from where the no-base place starts? (fifty-eighth session)
 
-    python docs/results/hab/diagnostics/place_nobase_upright/upright.py SEED EPISODES [TILT.txt] [--spawn RULE] [--starts N] [--tall-above Z] > OUT.txt
+    python docs/results/hab/diagnostics/place_nobase_upright/upright.py SEED EPISODES [TILT.txt] \
+        [--spawn RULE] [--starts N] [--tall-above Z] > OUT.txt
 
 On the no-base place's episodes SEED + k (as `place_nobase_fails/fails.py`, drawn again, no rollout), an
 offline inverse kinematics over the seven arm joints (the base where the episode starts it, the object held
 as the episode starts it) looks for an arm pose that puts the held object's centre 2 cm above its goal,
 twice: free (position only) and upright (the object's up axis also turned toward the vertical, four ways:
-`least_tilt`; the smallest tilt kept). Least squares from the start pose and 24 random ones within the joint
-ranges; a pose counts
-when the centre is within 1.5 cm of the aim and neither the arm nor the object sinks more than 1 cm into
-anything outside the robot. Per episode: the object type, the least tilt (degrees) of a pose found free and
-of one found upright (none: no pose), and with TILT.txt (`place_nobase_fails/tilt.py`'s output on the same
-episodes) the learned place's outcome and release angle. `--spawn habitat2`: the same goals, the robot where
-Habitat 2.0's per-skill tasks start it (`skill.spawn_rule`). `--starts N`: N random starts instead of 24;
-`--tall-above Z`: only the tall objects whose goal is Z m high or more (the rows, no table). Last, by object size and goal height, how many goals
-a pose reaches at all and how many upright (under 15 degrees, about where a tall object starts to topple).
+`least_tilt`; the smallest tilt kept). Least squares from the start pose and 24 random ones within the
+joint ranges; a pose counts when the centre is within 1.5 cm of the aim and neither the robot nor the object
+sinks more than 1 cm into anything else. Per episode: the object type, the least tilt (degrees) of a pose
+found free and of one found upright (none: no pose), and with TILT.txt (`place_nobase_fails/tilt.py`'s
+output on the same episodes) the learned place's outcome and release angle. Last, by object size and goal
+height, how many goals a pose reaches at all and how many upright (under 15 degrees, about where a tall
+object starts to topple).
+
+`--spawn habitat2`: the same goals, the robot where Habitat 2.0's per-skill tasks start it
+(`skill.spawn_rule`). `--starts N`: N random starts instead of 24. `--tall-above Z`: only the tall objects
+whose goal is Z m high or more (the rows, no table).
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ class HeldArm:
         return q
 
     def sunk(self, q: np.ndarray) -> bool:
-        """Whether the arm or the object at this pose sinks more than SINK into anything outside the robot."""
+        """Whether the robot or the object at this pose sinks more than SINK into anything else."""
         p, R = self.pose(q)
         quat = np.zeros(4)
         mujoco.mju_mat2Quat(quat, R.reshape(-1))
@@ -114,18 +117,11 @@ class HeldArm:
         mujoco.mj_forward(self.m, self.d)
         for c in self.d.contact[: self.d.ncon]:
             g1, g2 = int(c.geom1), int(c.geom2)
-            ours1 = self.robot[g1] or g1 in self.held
-            ours2 = self.robot[g2] or g2 in self.held
-            if (
-                ours1 != ours2
-                and c.dist < -SINK
-                and (g1 in self.held or g2 in self.held or self._arm(g1, g2))
-            ):
+            ours1 = bool(self.robot[g1]) or g1 in self.held
+            ours2 = bool(self.robot[g2]) or g2 in self.held
+            if ours1 != ours2 and c.dist < -SINK:
                 return True
         return False
-
-    def _arm(self, g1: int, g2: int) -> bool:
-        return bool(self.robot[g1] or self.robot[g2])
 
 
 def tilt(R: np.ndarray) -> float:
@@ -139,8 +135,7 @@ def least_tilt(
     Upright: each start solved four ways (null space; stacked at 0.03, 0.1 and 0.3, each then brought back
     onto the aim by position alone), the free poses' tilts counted too."""
     best = None
-    starts = [arm.q0] + [rng.uniform(arm.lo, arm.hi) for _ in range(starts)]
-    for q0 in starts:
+    for q0 in [arm.q0] + [rng.uniform(arm.lo, arm.hi) for _ in range(starts)]:
         found = [arm.solve(q0.copy(), aim, None)]
         if upright:
             found.append(arm.solve(q0.copy(), aim, 0.0))
@@ -167,6 +162,10 @@ def read_tilt(path: str) -> dict[int, tuple[bool, str]]:
     return out
 
 
+def degrees(v: float | None) -> str:
+    return "none" if v is None else f"{v:5.1f}"
+
+
 def band(z: float) -> str:
     return "0.0-0.5" if z < 0.5 else "0.5-0.8" if z < 0.8 else "0.8-1.1" if z < 1.1 else "1.1-9.9"
 
@@ -190,14 +189,13 @@ def main(
         n[key] += 1
         free_ok[key] += free is not None
         up_ok[key] += up is not None and up < UPRIGHT
-        shown = lambda v: "none" if v is None else f"{v:5.1f}"  # noqa: E731
         extra = ""
         if k in learned:
             ok, at = learned[k]
             placed[key] += ok
             extra = f"  learned {'ok  ' if ok else 'FAIL'} release {at}"
         print(
-            f"{k:3d} {kind:16s} goal z {t.goal[2]:.2f}  free {shown(free)}  upright {shown(up)}{extra}",
+            f"{k:3d} {kind:16s} goal z {t.goal[2]:.2f}  free {degrees(free)}  upright {degrees(up)}{extra}",
             flush=True,
         )
     if tall_above is not None:
