@@ -35,6 +35,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "place_nobase_fails"))
 from fails import held_kind, redrawn, size_group  # noqa: E402
 
+from tpsrl.sim.mujoco.sim import _arm_ranges  # noqa: E402
+
 AIM_DZ = 0.02
 """The object's centre is aimed this far (m) above its goal (let go just above the surface)."""
 POS_TOL = 0.015
@@ -49,17 +51,15 @@ STARTS = 24
 class HeldArm:
     """The arm's kinematics with the held object fixed to the gripper, on a scratch copy of the sim's data."""
 
-    def __init__(self, b, handle: str) -> None:
+    def __init__(self, b, handle: str, ranges: np.ndarray) -> None:
+        """`ranges`: [7, 2] the arm joints' ranges (+-pi for the unlimited rolls; `sim._arm_ranges`)."""
         m, d = b.model, b.data
         self.m, self.d = m, mujoco.MjData(m)
         self.d.qpos[:] = d.qpos
         mujoco.mj_kinematics(m, self.d)
         self.q_adr = b._arm_q
         self.cols = np.array([m.jnt_dofadr[m.actuator_trnid[u, 0]] for u in b._arm_u])
-        joints = [m.actuator_trnid[u, 0] for u in b._arm_u]
-        self.limited = np.array([bool(m.jnt_limited[j]) for j in joints])
-        self.lo = np.where(self.limited, m.jnt_range[joints, 0], -np.pi)
-        self.hi = np.where(self.limited, m.jnt_range[joints, 1], np.pi)
+        self.lo, self.hi = ranges[:, 0], ranges[:, 1]
         self.body = int(m.site_bodyid[b._grip_site])
         obj = int(b._obj_body[b._handle_index[handle]])
         Rg, pg = d.xmat[self.body].reshape(3, 3), d.xpos[self.body]
@@ -174,14 +174,14 @@ def main(
     seed: int, count: int, tilt_path: str | None, spawn: str, starts: int, tall_above: float | None
 ) -> None:
     learned = read_tilt(tilt_path) if tilt_path else {}
-    rng = np.random.default_rng(0)
+    rng, ranges = np.random.default_rng(0), np.array(_arm_ranges())
     n, free_ok, up_ok, placed = Counter(), Counter(), Counter(), Counter()
     for k, env in enumerate(redrawn(range(seed, seed + count), spawn_rule=spawn)):
         b, t = env.backend, env.task
         kind = held_kind(b.spec, t.target)
         if tall_above is not None and (size_group(kind) != "tall" or t.goal[2] < tall_above):
             continue
-        arm = HeldArm(b, t.target)
+        arm = HeldArm(b, t.target, ranges)
         aim = np.asarray(t.goal, dtype=np.float64) + np.array([0.0, 0.0, AIM_DZ])
         free = least_tilt(arm, aim, False, rng, starts)
         up = least_tilt(arm, aim, True, rng, starts)
