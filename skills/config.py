@@ -45,6 +45,7 @@ class SkillConfig:
         "contact": False,
         "ranges": False,
         "shift_sensor": False,
+        "top_sensor": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
         "force_measure": "sum",
@@ -82,6 +83,9 @@ class SkillConfig:
     """Adds goal_receptacle_shift (the share of its opening by which the fridge door or drawer holding the
     goal has been pushed toward closed since the start, not a HAB sensor) to the observations: a state-only
     place cannot see the drawer it shoves shut (docs/skills.md)."""
+    top_sensor: bool = False
+    """Adds held_top (from the held object's centre to the middle of its top in the base frame: which way it
+    leans and how tall it is; not a HAB sensor) to the observations (docs/skills.md)."""
     grip_init_mean: float = 0.0
     """Training only: the grip action's mean at the start of a run from scratch (`policy.init_action_mean`;
     HAB's rule stays: grip >= 0 grasps, < 0 releases). At 0 a fresh policy releases with p = 0.5 per step,
@@ -278,6 +282,7 @@ def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[s
             ("arm_contact_force", cfg.contact),
             ("base_ranges", cfg.ranges),
             ("goal_receptacle_shift", cfg.shift_sensor),
+            ("held_top", cfg.top_sensor),
         )
         if on
     )

@@ -38,13 +38,16 @@ zero columns: the heads read the LSTM).
 `--add-sensor NAME` keeps the action space and adds a state sensor that is not HAB's (`SENSOR_FIELDS`:
 `base_odometry`, the base's measured velocity; `goal_path_compass`, distance and direction along the
 shortest path to the goal; `arm_contact_force`, log(1 + the arm's contact force); `base_ranges`, a planar
-lidar's 24 distances; `goal_receptacle_shift`, how far the goal's fridge door or drawer has been pushed shut) to the observations, its input weights 0, so the written policy acts as the source did
-until trained. Why: 40 of the shipped nav's 45 held-out failures were the base pressed into furniture
-(mostly a table's footprint, driving straight at a goal behind it) for the rest of the episode: an MLP has
-no memory and its other observations stop changing when the base is blocked, so its mean action repeats
-forever. Any skill with base movement, nav included; MLP and LSTM policies (the shipped pick is an LSTM;
-given the path compass and fine-tuned from starts up to 8 m away it did not pick more from there, nor given
-the arm contact sensor: docs/results.md, nineteenth and twenty-sixth sessions).
+lidar's 24 distances; `goal_receptacle_shift`, how far the goal's fridge door or drawer has been pushed
+shut; `held_top`, which way the held object leans and how tall it is) to the observations, its input
+weights 0, so the written policy acts as the source did until trained. Why: 40 of the shipped nav's 45
+held-out failures were the base pressed into furniture (mostly a table's footprint, driving straight at a
+goal behind it) for the rest of the episode: an MLP has no memory and its other observations stop changing
+when the base is blocked, so its mean action repeats forever. Any skill, nav included (one without base
+movement refuses the sensors a fixed base cannot use, odometry and the path compass, as its config does);
+MLP and LSTM policies (the shipped pick is an LSTM; given the path compass and fine-tuned from starts up to
+8 m away it did not pick more from there, nor given the arm contact sensor: docs/results.md, nineteenth and
+twenty-sixth sessions).
 
 `--widen H` gives an LSTM policy more units per layer, acting as before (`skills/widen.py`).
 
@@ -346,19 +349,20 @@ SENSOR_FIELDS = {
     "arm_contact_force": "contact",
     "base_ranges": "ranges",
     "goal_receptacle_shift": "shift_sensor",
+    "held_top": "top_sensor",
 }
 """Sensors `--add-sensor` adds -> the skill config field that turns each on."""
 
 
 def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
-    """Writes the policy of `source` (an MLP or LSTM skill with base movement) with `sensor` (a key of
-    `SENSOR_FIELDS`) added to its observations; the first layers' weights on it start at 0, so it acts and
+    """Writes the policy of `source` (an MLP or LSTM skill) with `sensor` (a key of `SENSOR_FIELDS`) added
+    to its observations; the first layers' weights on it start at 0, so it acts and
     values as the source. An LSTM reads the encoder's features (and the previous action), whose width does
     not change: only the encoder's first layer gains columns."""
     out = Path(out)
     if sensor not in SENSOR_FIELDS:
         raise WarmStartError(f"--add-sensor {sensor!r}; accepted: {' | '.join(SENSOR_FIELDS)}")
-    data, skill, fields = load_source(source, out, base_movement=True, nav=True)
+    data, skill, fields = load_source(source, out, nav=True)
     field = SENSOR_FIELDS[sensor]
     if fields.get(field):
         raise WarmStartError(f"{source}: already observes {sensor}")
@@ -366,7 +370,10 @@ def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     plus = {**fields, field: True}
     if fields.get("observations"):  # an explicit list (a renamed or dropped sensor): the field adds nothing
         plus["observations"] = [*fields["observations"], sensor]
-    _, obs_space, action_space = _spaces(skill, plus)
+    try:
+        _, obs_space, action_space = _spaces(skill, plus)
+    except ValueError as e:  # the skill's config refuses it (odometry on a fixed base)
+        raise WarmStartError(f"{source}: --add-sensor {sensor}: {e}") from e
     # The source's columns move to their new offsets, the added sensor's columns start at 0.
     kept = [c for key, cols in _vector_columns(obs_space).items() if key != sensor for c in cols]
     with torch.random.fork_rng():

@@ -32,6 +32,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "contact": False,
         "ranges": False,
         "shift_sensor": False,
+        "top_sensor": False,
         "grip_init_mean": 0.0,
         "arm_start_noise": 0.0,
         "force_measure": "sum",

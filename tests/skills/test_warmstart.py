@@ -183,6 +183,7 @@ def test_with_depth_acts_as_the_source_until_trained(tmp_path: Path, skill: str)
         ("pick_lstm", "arm_contact_force", "contact"),
         ("pick_lstm", "base_ranges", "ranges"),
         ("place", "goal_receptacle_shift", "shift_sensor"),
+        ("place_nobase", "held_top", "top_sensor"),
     ],
 )
 def test_with_sensor_acts_as_the_source_until_trained(
@@ -193,16 +194,21 @@ def test_with_sensor_acts_as_the_source_until_trained(
         "nav_to_obj": CHECKPOINT_DIR / "nav_to_obj.pt",
         "pick": MLP_PICK,
         "place": CHECKPOINT_DIR / "place.pt",
+        "place_nobase": CHECKPOINT_DIR / "place_nobase.pt",
     }.get(skill, CHECKPOINT_DIR / "pick.pt")
-    skill = skill.removesuffix("_lstm")
+    skill = skill.removesuffix("_lstm").removesuffix("_nobase")
     out = with_sensor(source, tmp_path / "plus.pt", sensor)
     data = checkpoint.read(out)
     assert data["meta"]["skill_config"][field] is True
     obs_space = data["spaces"]["observation"]["dict"]
     assert obs_space[sensor]["shape"] == [
-        {"base_odometry": 3, "arm_contact_force": 1, "base_ranges": 24, "goal_receptacle_shift": 1}.get(
-            sensor, 2
-        )
+        {
+            "base_odometry": 3,
+            "arm_contact_force": 1,
+            "base_ranges": 24,
+            "goal_receptacle_shift": 1,
+            "held_top": 3,
+        }.get(sensor, 2)
     ]
     # The vector inputs are concatenated in sorted key order: the new sensor's columns start at 0, the
     # source's keep their weights at their new offsets.
@@ -240,14 +246,24 @@ def test_with_sensor_acts_as_the_source_until_trained(
     elif sensor == "goal_receptacle_shift":
         # 0 unless the goal's door or drawer moves (its readings: tests/skills/test_place_shut.py)
         assert np.isfinite(obs_s[sensor]).all()
+    elif sensor == "held_top":  # held: as long as its half height, else 0 (tests/skills/test_held_top.py)
+        held = sensing.backend.held is not None
+        assert (np.linalg.norm(obs_s[sensor]) > 0.02) == held
     else:
         assert np.abs(obs_s[sensor]).max() > 0.1  # it reads something
     plain.close()
     sensing.close()
     with pytest.raises(WarmStartError, match="already observes"):
         with_sensor(out, tmp_path / "again.pt", sensor)
+    # a sensor a fixed base cannot use is refused for a no-base source (by the skill config, named)
     args = ["--add-sensor", sensor, str(CHECKPOINT_DIR / "pick_nobase.pt"), str(tmp_path / "n.pt")]
-    assert main(args) == 2
+    assert main(args) == (2 if field in ("odometry", "path_compass") else 0)
+    if field in ("odometry", "path_compass"):
+        with pytest.raises(WarmStartError, match=f"skill.{field}: true needs skill.base_movement"):
+            with_sensor(CHECKPOINT_DIR / "pick_nobase.pt", tmp_path / "n.pt", sensor)
+    else:
+        assert checkpoint.read(tmp_path / "n.pt")["meta"]["skill_config"][field] is True
+        (tmp_path / "n.pt").unlink()
     with pytest.raises(WarmStartError, match="--add-sensor 'sonar'; accepted: base_odometry"):
         with_sensor(source, tmp_path / "s.pt", "sonar")
     assert not any((tmp_path / n).exists() for n in ("again.pt", "n.pt", "s.pt"))

@@ -128,6 +128,17 @@ def _held_goal(b: SimBackend, c: SensorContext) -> np.ndarray:
     return _padded(list(rows), c.n_targets, 3)
 
 
+def _held_top(b: SimBackend, c: SensorContext) -> np.ndarray:
+    """The held target's centre -> middle of its top in the base frame (zeros while no target is held: a
+    grasped handle or other object reads nothing)."""
+    if b.held not in c.targets:
+        return np.zeros(3, dtype=np.float32)
+    top = b.object_top(b.held)
+    yaw = b.base_pose[2]
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    return np.array([cy * top[0] + sy * top[1], -sy * top[0] + cy * top[1], top[2]], dtype=np.float32)
+
+
 def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
     if c.marker is None:
         return np.zeros(3, dtype=np.float32)
@@ -239,5 +250,11 @@ SENSORS: dict[str, Sensor] = {
     "goal_receptacle_shift": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _goal_shift),
     # habitat-lab's ArtJointSensorNoVel: the target articulation's joint state (rad or m). Holding the
     # handle, marker_rel_pos is constant: without depth this is how the open skills see the door.
+    # Not a HAB sensor: from the held target object's centre to the middle of its top, in the base frame
+    # (m; zeros while no target is held): which way the held object leans and how tall it is, what a camera
+    # would show. Our suction keeps the object's start orientation against the gripper, so high goals are
+    # reached with it leaning back; let go so, a tall one falls back past the tolerance, and a state-only
+    # place can tell neither the lean nor the height (docs/skills.md).
+    "held_top": Sensor(lambda n, hw: (3,), -math.inf, math.inf, _held_top),
     "marker_js_no_vel": Sensor(lambda n, hw: (1,), -math.inf, math.inf, _marker_state),
 }

@@ -435,6 +435,12 @@ class MujocoSim:
     def object_pos(self, handle: str) -> np.ndarray:
         return self.data.xpos[self._obj_body[self._handle_index[handle]]].copy()
 
+    def object_top(self, handle: str) -> np.ndarray:
+        """From the object's centre to the middle of its top (world, m): its up axis times its half-height."""
+        i = self._handle_index[handle]
+        up = self.data.xmat[self._obj_body[i]].reshape(3, 3)[:, 2]
+        return up * object_type(self.spec.objects[i].type).half_height
+
     def object_positions(self) -> dict[str, np.ndarray]:
         xp = self.data.xpos[self._obj_body]
         return {h: xp[i].copy() for i, h in enumerate(self.handles)}
