@@ -356,9 +356,9 @@ SENSOR_FIELDS = {
 
 def with_sensor(source: str | Path, out: str | Path, sensor: str) -> Path:
     """Writes the policy of `source` (an MLP or LSTM skill) with `sensor` (a key of `SENSOR_FIELDS`) added
-    to its observations; the first layers' weights on it start at 0, so it acts and
-    values as the source. An LSTM reads the encoder's features (and the previous action), whose width does
-    not change: only the encoder's first layer gains columns."""
+    to its observations; the first layers' weights on it start at 0, so it acts and values as the source.
+    An LSTM reads the encoder's features (and the previous action), whose width does not change: only the
+    encoder's first layer gains columns."""
     out = Path(out)
     if sensor not in SENSOR_FIELDS:
         raise WarmStartError(f"--add-sensor {sensor!r}; accepted: {' | '.join(SENSOR_FIELDS)}")

@@ -44,7 +44,6 @@ def test_held_top_reads_the_held_objects_lean_and_height_in_the_base_frame() -> 
 
 class _HoldingHandle:
     held = "drawer_0"
-    base_pose = (0.0, 0.0, 0.0)
 
     def object_top(self, handle: str) -> np.ndarray:
         raise KeyError(handle)

@@ -133,10 +133,9 @@ def _held_top(b: SimBackend, c: SensorContext) -> np.ndarray:
     grasped handle or other object reads nothing)."""
     if b.held not in c.targets:
         return np.zeros(3, dtype=np.float32)
-    top = b.object_top(b.held)
-    yaw = b.base_pose[2]
-    cy, sy = math.cos(yaw), math.sin(yaw)
-    return np.array([cy * top[0] + sy * top[1], -sy * top[0] + cy * top[1], top[2]], dtype=np.float32)
+    centre = b.object_pos(b.held)
+    top, mid = b.world_to_base(np.stack([centre + b.object_top(b.held), centre]))
+    return (top - mid).astype(np.float32)
 
 
 def _marker(b: SimBackend, c: SensorContext) -> np.ndarray:
