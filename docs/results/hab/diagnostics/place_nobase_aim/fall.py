@@ -1,4 +1,4 @@
-"""Where a tall object the no-base place lets go of ends up, against which way it leaned (fifty-ninth session).
+"""Where a tall object the no-base place lets go of ends up, against which way it leaned (59th session).
 
     python docs/results/hab/diagnostics/place_nobase_aim/fall.py POLICY SEED EPISODES > OUT.txt
 
@@ -30,10 +30,6 @@ HIGH = 0.8
 object can mostly be held only tilted."""
 
 
-def up_axis(b, handle: str) -> np.ndarray:
-    return b.data.xmat[b._obj_body[b._handle_index[handle]]].reshape(3, 3)[:, 2].copy()
-
-
 def main(policy_path: str, seed: int, count: int) -> None:
     policy, fields = load(policy_path)
     env = nobase_env(fields)
@@ -50,7 +46,8 @@ def main(policy_path: str, seed: int, count: int) -> None:
             obs, _, terminated, truncated, info = env.step(policy.act(obs, env))
             done = terminated or truncated
             if b.held is None and release is None:
-                pos, up = b.object_pos(t.target), up_axis(b, t.target)
+                pos, top = b.object_pos(t.target), b.object_top(t.target)
+                up = top / np.linalg.norm(top)
                 to_goal, lean = (t.goal - pos)[:2], up[:2]
                 cos = float(to_goal @ lean / (np.linalg.norm(to_goal) * np.linalg.norm(lean) + 1e-9))
                 tilt = float(np.degrees(np.arccos(np.clip(up[2], -1.0, 1.0))))
@@ -63,11 +60,12 @@ def main(policy_path: str, seed: int, count: int) -> None:
         else:
             pos, tilt, d0, cos = release
             moved = float(np.linalg.norm((end - pos)[:2]))
-            line = f"tilt {tilt:5.1f} d {d0:.3f} lean {cos:+.2f} -> end d {d_end:.3f} moved {moved:.3f} dz {dz:+.3f}"
+            line = f"tilt {tilt:5.1f} d {d0:.3f} lean {cos:+.2f} -> end d {d_end:.3f} moved {moved:.3f}"
+            line += f" dz {dz:+.3f}"
             side = "toward" if cos > 0 else "away from"
             cause = "fell off the surface" if dz < -0.15 else f"rest beyond, leaned {side} the goal"
         print(f"{k:3d} {'ok  ' if ok else 'FAIL'} {kind:16s} goal z {t.goal[2]:.2f} {line}", flush=True)
-        causes[("placed" if ok else cause)] += 1
+        causes["placed" if ok else cause] += 1
     env.close()
     print()
     for cause, n in sorted(causes.items()):
