@@ -6,7 +6,8 @@
 # SEED, SEED+1000, SEED+2000). Resumes when rerun. OBS (an observation list) and NAME (the runs' prefix,
 # runs/dev/NAME_sSEED...) change what it reads and where it writes (`place_nobase_fails/both.sh`); EXTRA
 # (overrides) goes to every stage (`place_nobase_tall/fresh.sh`), GENTLE=0 stops after the second stage, and
-# RULE (overrides) replaces the first two stages' place rule, HAB's (`place_nobase_rest/fresh.sh`).
+# RULE (overrides) replaces the first two stages' place rule, HAB's (`place_nobase_rest/fresh.sh`), and
+# STEPS1 the first stage's length (`place_nobase_long/fresh.sh`).
 source .venv/bin/activate
 export MUJOCO_GL=egl
 C="skill=place skill.base_movement=false skill.spawn_max_dist=1.0 policy=cpu ppo.epochs=2 ppo.num_minibatches=2 \
@@ -21,7 +22,7 @@ stage() {  # stage NAME OVERRIDES...
 RULE=${RULE:-skill.release_speed=0 skill.settle_speed=0}
 chain() {
   s=$1 n=${NAME:-place_nobase_fresh}_s$1
-  stage $n $RULE ppo.lr_schedule=constant run.total_steps=2533376 run.seed=$s &&
+  stage $n $RULE ppo.lr_schedule=constant run.total_steps=${STEPS1:-2533376} run.seed=$s &&
   stage ${n}_ft $RULE ppo.lr_schedule=cosine run.total_steps=1000000 \
     run.init_from=runs/dev/$n/checkpoints/latest.pt run.seed=$((s + 1000)) &&
   [ "${GENTLE:-1}" != 0 ] && stage ${n}_gentle skill.drop_penalty=2.0 ppo.lr=1e-4 ppo.lr_schedule=cosine run.total_steps=1000000 \
