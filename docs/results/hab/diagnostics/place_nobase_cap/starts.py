@@ -9,7 +9,8 @@ JSONs named in RUNS. Each start falls in the first of `place_reach/reach.py`'s k
 the arm cannot reach through its sides), "wall between" (an apartment wall on the straight line), then by
 how far the goal lies beyond the arm's planar reach at its height. Goals in the fridge are split again by
 where the base starts in the fridge's frame: in front of it (within its width), in front but off to the
-side of it, or beside or behind it. Last, the tall objects (`place_nobase_fails/fails.size_group`) apart.
+side of the door's hinge (the open door stands between) or of the other side, or beside or behind it.
+Last, the tall objects (`place_nobase_fails/fails.size_group`) apart.
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ def fridge_side(layout: int, base_xy: np.ndarray, goal: np.ndarray) -> str:
     x, y = f.to_local(*base_xy)
     if x <= f.spec.depth / 2:
         return "fridge, beside or behind"
-    return "fridge, in front" if abs(y) <= f.spec.width / 2 else "fridge, in front, off to the side"
+    if abs(y) <= f.spec.width / 2:
+        return "fridge, in front"
+    # the door hangs on the fridge's +y edge (`tpsrl.sim.mujoco.scene`) and swings open toward the front
+    return f"fridge, off to the {'door' if y > 0 else 'open'} side"
 
 
 def main() -> None:
@@ -74,7 +78,8 @@ def main() -> None:
     for key in (
         *KINDS,
         "fridge, in front",
-        "fridge, in front, off to the side",
+        "fridge, off to the door side",
+        "fridge, off to the open side",
         "fridge, beside or behind",
         "tall",
         "other",
