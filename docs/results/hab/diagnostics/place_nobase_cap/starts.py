@@ -10,7 +10,7 @@ the arm cannot reach through its sides), "wall between" (an apartment wall on th
 how far the goal lies beyond the arm's planar reach at its height. Goals in the fridge are split again by
 where the base starts in the fridge's frame: in front of it (within its width), in front but off to the
 side of the door's hinge (the open door stands between) or of the other side, or beside or behind it.
-Last, the tall objects (`place_nobase_fails/fails.size_group`) apart.
+Last, the tall objects (`place_nobase_fails/fails.size_group`) and the others apart, by kind of start.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def main() -> None:
         spec = env.backend.spec
         target = spec.targets[0]
         base, goal = np.array(env.backend.base_pose[:2]), np.array(target.goal)
-        keys = [kind(spec.layout, base, goal), size_group(held_kind(spec, target.handle))]
+        start, group = kind(spec.layout, base, goal), size_group(held_kind(spec, target.handle))
+        keys = [start, group, f"{group}, {start}"]
         if target.goal_receptacle == "fridge":
             keys.append(fridge_side(spec.layout, base, goal))
         for key in keys:
@@ -82,7 +83,9 @@ def main() -> None:
         "fridge, off to the open side",
         "fridge, beside or behind",
         "tall",
+        *(f"tall, {k}" for k in KINDS),
         "other",
+        *(f"other, {k}" for k in KINDS),
     ):
         if n[key]:
             print(f"{key:36s} {n[key]:8d} {ok[key]:7d}  ({100 * ok[key] / n[key]:5.1f}%)")
