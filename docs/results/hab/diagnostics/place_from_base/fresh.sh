@@ -5,9 +5,9 @@
 # held_goal_sensor for obj_goal_sensor from the first step; one chain per seed, side by side (stage seeds
 # SEED, SEED+1000, SEED+2000). Resumes when rerun. OBS (an observation list) and NAME (the runs' prefix,
 # runs/dev/NAME_sSEED...) change what it reads and where it writes (`place_nobase_fails/both.sh`); EXTRA
-# (overrides) goes to every stage (`place_nobase_tall/fresh.sh`), GENTLE=0 stops after the second stage, and
-# RULE (overrides) replaces the first two stages' place rule, HAB's (`place_nobase_rest/fresh.sh`), and
-# STEPS1 the first stage's length (`place_nobase_long/fresh.sh`).
+# (overrides) goes to every stage (`place_nobase_tall/fresh.sh`), GENTLE=0 stops after the second stage, RULE
+# (overrides) replaces the first two stages' place rule, HAB's (`place_nobase_rest/fresh.sh`), and STEPS1 sets
+# the first stage's length (`place_nobase_long/fresh.sh`).
 source .venv/bin/activate
 export MUJOCO_GL=egl
 C="skill=place skill.base_movement=false skill.spawn_max_dist=1.0 policy=cpu ppo.epochs=2 ppo.num_minibatches=2 \
