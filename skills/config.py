@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
-from tpsrl.sim.backend import DepthSettings
+from tpsrl.sim.backend import GRASPS, DepthSettings
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.mujoco.objects import OBJECT_TYPES
 from tpsrl.sim.sensors import SENSORS
@@ -51,6 +51,7 @@ class SkillConfig:
         "force_measure": "sum",
         "spawn_rule": "within",
         "object_types": None,
+        "grasp": "contact",
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -146,6 +147,10 @@ class SkillConfig:
     """EE within this distance (m) of the resting position counts as at rest (HAB 0.15)."""
     grip_release: float = 0.0
     """grip_action below -grip_release releases (HAB 0); see docs/skills.md on grip semantics."""
+    grasp: str = "contact"
+    """How suction holds an object: "contact", where the cup touched it (the object's centre 0.06-0.16 m
+    beyond the cup), or "centre", habitat-lab's grasp, its centre on the gripper (`tpsrl.sim.backend.GRASPS`;
+    docs/simulator.md). A place episode starts with its object held so."""
     force_measure: str = "peak"
     """Force rule: the arm's contact force it reads each step: "peak", the largest single contact's normal
     force (HAB's RobotForce: the largest contact point's), or "sum", all the arm's contacts together
@@ -183,6 +188,8 @@ class SkillConfig:
                     f"them); unknown {unknown}; known: {sorted(OBJECT_TYPES)}"
                 )
         split_layouts(self.split)
+        if self.grasp not in GRASPS:
+            raise ValueError(f"skill.grasp: {self.grasp!r} not accepted; use one of {list(GRASPS)}")
         if self.arm_control not in ARM_CONTROLS:
             raise ValueError(
                 f"skill.arm_control: {self.arm_control!r} not accepted; use one of {list(ARM_CONTROLS)}"
@@ -301,4 +308,5 @@ def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[s
         max_steps=cfg.max_steps,
         n_targets=1,
         grip_release=cfg.grip_release,
+        grasp=cfg.grasp,
     )

@@ -38,6 +38,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "force_measure": "sum",
         "spawn_rule": "within",
         "object_types": None,
+        "grasp": "contact",
         "start_bank": "",
         "start_bank_prob": 0.0,
         "arm_out_penalty": 0.0,

@@ -36,6 +36,13 @@ class DepthSettings:
             raise ValueError(f"depth.max_depth: {self.max_depth!r} must be > 0")
 
 
+GRASPS = ("contact", "centre")
+"""How the suction cup holds an object (`MujocoSim.grasp`): "contact", where the cup touched it (its centre
+0.06-0.16 m beyond the cup); "centre", as habitat-lab's grasp does, with its centre moved onto the gripper
+site (its orientation kept), passing through the gripper and ignoring the robot until, let go, it is its
+own largest size away from the gripper (habitat-lab's rule for a released object)."""
+
+
 @runtime_checkable
 class SimBackend(Protocol):
     """A rearrangement simulator: Fetch-like robot, 30 Hz control, suction, head depth."""

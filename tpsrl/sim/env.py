@@ -15,7 +15,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .backend import DepthSettings, SimBackend, make_backend
+from .backend import GRASPS, DepthSettings, SimBackend, make_backend
 from .episode import EpisodeSpec, EpisodeSpecError, PlacementError
 from .sensors import ACTION_SIZES, ACTIONS, ARM_ACTIONS, SENSORS, SensorContext, goal_joint
 from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
@@ -52,6 +52,9 @@ class EnvConfig:
     """Target objects per episode (sizes the per-target sensors)."""
     grip_release: float = 0.0
     """grip_action below -grip_release releases a grasp (HAB: 0); values in between keep the grip."""
+    grasp: str = "contact"
+    """How suction holds an object: "contact" (where the cup touched it) or "centre" (habitat-lab's grasp:
+    its centre on the gripper; `tpsrl.sim.backend.GRASPS`)."""
     # The free task's episode choice, kept here so plain `EnvConfig(...)` configs still work; a
     # task built from the registry carries these in its own config instead.
     clutter: tuple[int, int] = (0, 10)
@@ -81,6 +84,8 @@ class EnvConfig:
             raise ValueError(f"env.max_steps: {self.max_steps} must be >= 1")
         if not self.grip_release >= 0.0:
             raise ValueError(f"env.grip_release: {self.grip_release} must be >= 0")
+        if self.grasp not in GRASPS:
+            raise ValueError(f"env.grasp: {self.grasp!r} not accepted; use one of {list(GRASPS)}")
         if self.n_targets < 0:
             raise ValueError(f"env.n_targets: {self.n_targets} must be >= 0")
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
@@ -108,7 +113,7 @@ class RearrangeEnv(gym.Env):
         self.cfg = config if isinstance(config, EnvConfig) else EnvConfig(**(config or {}))
         self.task: Task = task or FreeTask(_free_config(self.cfg))
         self.render_mode = render_mode
-        self.backend: SimBackend = make_backend(self.cfg.backend, depth=self.cfg.depth)
+        self.backend: SimBackend = make_backend(self.cfg.backend, depth=self.cfg.depth, grasp=self.cfg.grasp)
         self._slices: dict[str, slice] = {}
         start = 0
         for a in self.cfg.active_actions:

@@ -17,10 +17,10 @@ from .sim import MujocoSim
 class MujocoBackend(MujocoSim):
     """MuJoCo simulator plus episode sampling and the symbolic scene state."""
 
-    def __init__(self, depth: DepthSettings | dict | None = None) -> None:
+    def __init__(self, depth: DepthSettings | dict | None = None, grasp: str = "contact") -> None:
         if isinstance(depth, dict):
             depth = DepthSettings(**depth)
-        super().__init__(depth)
+        super().__init__(depth, grasp)
 
     def rules(self) -> EpisodeRules:
         return self._rules

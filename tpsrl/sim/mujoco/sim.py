@@ -11,7 +11,7 @@ import math
 import mujoco
 import numpy as np
 
-from ..backend import DepthSettings
+from ..backend import GRASPS, DepthSettings
 from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RangeRing, RayCastDepth
@@ -70,8 +70,12 @@ def _arm_ranges() -> tuple[tuple[float, float], ...]:
 class MujocoSim:
     """One simulated apartment with the Fetch robot. Reset with an `EpisodeSpec`, then `step`."""
 
-    def __init__(self, depth: DepthSettings | None = None) -> None:
+    def __init__(self, depth: DepthSettings | None = None, grasp: str = "contact") -> None:
+        if grasp not in GRASPS:
+            raise ValueError(f"grasp: {grasp!r} not accepted; use one of {list(GRASPS)}")
         self.depth_settings = depth or DepthSettings()
+        self.grasp = grasp
+        self._leaving: str | None = None  # an object let go under the "centre" grasp, not yet clear
         self.model: mujoco.MjModel | None = None
         self.data: mujoco.MjData | None = None
         self.spec: EpisodeSpec | None = None
@@ -105,6 +109,7 @@ class MujocoSim:
         for name, qa in self._art_q.items():
             d.qpos[qa] = arts.get(name, 0.0)
         self.held: str | None = None
+        self._leaving = None
         self.force_instant = 0.0
         self.arm_force = 0.0
         self.arm_force_peak = 0.0
@@ -228,6 +233,8 @@ class MujocoSim:
                     self._grasp(touched)
             elif grip < 0.0 and self.held is not None:
                 self.release()
+        if self._leaving is not None:
+            self._clear_of_gripper()
         self.force_instant, self.arm_force, self.arm_force_peak = self._robot_contact_force()
         self.force_accum += self.force_instant
 
@@ -283,6 +290,11 @@ class MujocoSim:
     def _grasp(self, name: str) -> None:
         """Switch on the weld of `name` at its current pose relative to the gripper."""
         m, d = self.model, self.data
+        if self.grasp == "centre" and name not in ARTICULATIONS:
+            qa = self._obj_q[self._handle_index[name]]
+            d.qpos[qa : qa + 3] = d.site_xpos[self._grip_site]
+            mujoco.mj_forward(m, d)
+        self._leaving = None
         eq = self._weld[name]
         b1, b2 = m.eq_obj1id[eq], m.eq_obj2id[eq]
         # MuJoCo's weld joins point eq_data[3:6] (body1 frame) to point eq_data[0:3] (body2 frame), and
@@ -310,16 +322,36 @@ class MujocoSim:
     def release(self) -> None:
         if self.held is None:
             return
-        m, d = self.model, self.data
-        d.eq_active[self._weld[self.held]] = 0
-        for g in self._held_geoms[self.held]:
-            m.geom_contype[g] = self._contype0[g]
-            m.geom_conaffinity[g] = self._conaff0[g]
+        self.data.eq_active[self._weld[self.held]] = 0
+        if self.grasp == "centre" and self.held not in ARTICULATIONS:
+            self._leaving = self.held  # it still overlaps the gripper: collisions wait until it is clear
+        else:
+            self._collide_with_robot(self.held)
         self.held = None
 
+    def _collide_with_robot(self, name: str) -> None:
+        for g in self._held_geoms[name]:
+            self.model.geom_contype[g] = self._contype0[g]
+            self.model.geom_conaffinity[g] = self._conaff0[g]
+
+    def _clear_of_gripper(self) -> None:
+        """The "centre" grasp's released object collides with the robot again once its centre is its largest
+        size (habitat-lab: its bounding box's) from the gripper site."""
+        name = self._leaving
+        i = self._handle_index[name]
+        size = 2.0 * max(object_type(self.spec.objects[i].type).size)
+        if np.linalg.norm(self.data.xpos[self._obj_body[i]] - self.data.site_xpos[self._grip_site]) >= size:
+            self._collide_with_robot(name)
+            self._leaving = None
+
     def _snap_into_gripper(self, handle: str) -> None:
-        """Start an episode holding `handle`: move it under the suction cup, then grasp it."""
+        """Start an episode holding `handle`: move it under the suction cup, then grasp it (the "centre"
+        grasp moves its centre onto the gripper site)."""
         d = self.data
+        if self.grasp == "centre":
+            d.qvel[:] = 0.0
+            self._grasp(handle)
+            return
         i = self._handle_index[handle]
         qa = self._obj_q[i]
         t = object_type(self.spec.objects[i].type)

@@ -2,6 +2,7 @@
 end-effector action itself, without a learned policy (fifty-sixth session).
 
     python docs/results/hab/diagnostics/place_nobase_fails/servo.py EPISODES SEED [LEVEL_WEIGHT] [--spawn RULE]
+        [--lean DEGREES] [--grasp centre]
 
 On the no-base place's episodes (HAB's rules, as `fails.py`), a privileged servo drives the held object's
 centre toward 3 cm above its goal through `arm_ee_action` (the step the object is off, as an EE
@@ -9,8 +10,10 @@ displacement), lets go once within 1.5 cm or stalled (15 steps without 2 mm of p
 lifts the gripper 6 cm and takes it to rest. With LEVEL_WEIGHT the EE action's IK (HAB's is position
 only, as ours) also turns the gripper so the held object's up axis goes back toward the vertical: two
 rows of the gripper's rotational Jacobian (world x and y) weighted by LEVEL_WEIGHT (m per rad) stacked
-under the position rows, at most 0.05 rad of correction per step. Prints success for tall objects
-(half-height >= 0.085 m) and the others.
+under the position rows, at most 0.05 rad of correction per step; with --lean the aim is the vertical
+tipped that far away from the robot (sixty-first session). --grasp centre holds the object by its centre
+as habitat-lab's grasp does (`skill.grasp`). Prints success for tall objects (half-height >= 0.085 m) and
+the others.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from skills.terms import rest_world
 from tpsrl.sim.mujoco import sim as S
 
 
-def levelling(weight: float):
-    """`MujocoSim.ee_arm_action` whose IK also levels the held object (test only, not in the package)."""
+def levelling(weight: float, lean: float = 0.0):
+    """`MujocoSim.ee_arm_action` whose IK also levels the held object (test only, not in the package), or
+    with `lean` (degrees) tips its up axis that far away from the robot (along the base-to-gripper line)."""
 
     def ee_arm_action(self, delta: np.ndarray) -> np.ndarray:
         v = np.clip(np.asarray(delta, dtype=np.float64).reshape(3), -1.0, 1.0) * S.EE_SCALE
@@ -42,7 +46,10 @@ def levelling(weight: float):
         mujoco.mj_jacSite(m, d, jacp, jacr, self._grip_site)
         cols = m.jnt_dofadr[m.actuator_trnid[self._arm_u, 0]]
         up = d.xmat[self._obj_body[self._handle_index[self.held]]].reshape(3, 3)[:, 2]
-        turn = np.cross(up, [0.0, 0.0, 1.0])[:2]
+        away = self.ee_pos_world[:2] - self.base_pose[:2]
+        away /= max(float(np.linalg.norm(away)), 1e-9)
+        a = math.radians(lean)
+        turn = np.cross(up, [math.sin(a) * away[0], math.sin(a) * away[1], math.cos(a)])[:2]
         size = float(np.linalg.norm(turn))
         if size > 0.05:
             turn *= 0.05 / size
@@ -53,11 +60,13 @@ def levelling(weight: float):
     return ee_arm_action
 
 
-def main(count: int, seed: int, weight: float | None, spawn: str = "within") -> None:
+def main(
+    count: int, seed: int, weight: float | None, spawn: str = "within", lean: float = 0.0, grasp: str = "contact"
+) -> None:
     if weight is not None:
-        S.MujocoSim.ee_arm_action = levelling(weight)
+        S.MujocoSim.ee_arm_action = levelling(weight, lean)
     _, fields = load("skills/checkpoints/place_nobase.pt")
-    env = nobase_env(fields, spawn_rule=spawn)
+    env = nobase_env(fields, spawn_rule=spawn, grasp=grasp)
     act = ActionLayout.of(env)
     placed = {"tall": [0, 0], "other": [0, 0]}
     for k in range(count):
@@ -89,7 +98,9 @@ def main(count: int, seed: int, weight: float | None, spawn: str = "within") -> 
         group[1] += 1
     env.close()
     shown = "HAB's position-only IK" if weight is None else f"levelling IK, weight {weight}"
+    shown += f", leaning {lean:g} degrees away" if lean and weight is not None else ""
     shown += "" if spawn == "within" else f" ({spawn} spawn)"
+    shown += "" if grasp == "contact" else f" ({grasp} grasp)"
     total = sum(g[0] for g in placed.values()), sum(g[1] for g in placed.values())
     print(
         f"{shown}: {total[0]} of {total[1]} placed; tall {placed['tall'][0]} of {placed['tall'][1]}, "
@@ -103,5 +114,7 @@ if __name__ == "__main__":
     parser.add_argument("seed", type=int)
     parser.add_argument("weight", type=float, nargs="?", help="levelling weight (m/rad); none: position only")
     parser.add_argument("--spawn", default="within", help="skill.spawn_rule (default: the no-base place's)")
+    parser.add_argument("--lean", type=float, default=0.0, help="with a weight: the up axis's aim, degrees away")
+    parser.add_argument("--grasp", default="contact", help="skill.grasp (centre: habitat-lab's)")
     a = parser.parse_args()
-    main(a.episodes, a.seed, a.weight, a.spawn)
+    main(a.episodes, a.seed, a.weight, a.spawn, a.lean, a.grasp)
