@@ -70,7 +70,10 @@ def test_factory_is_picklable_and_rebuilds_the_same_task() -> None:
             r"skill.observations: unknown observation 'x_ray'",
         ),
         (lambda: make_env("pick", depth=-3), r"skill.depth: -3 not accepted"),
-        (lambda: make_env("place", grasp="palm"), r"skill.grasp: 'palm' not accepted; use one of \['contact'"),
+        (
+            lambda: make_env("place", grasp="palm"),
+            r"skill.grasp: 'palm' not accepted; use one of \['contact'",
+        ),
         (lambda: make_env("pick", split="test"), r"skill.split: unknown split 'test'; accepted"),
         (lambda: make_env("pick", colour="red"), r"skill.colour: unknown field for skill 'pick'; accepted"),
         (lambda: make_env("open_drawer", drawers=("drawer_9",)), r"skill.drawers: 'drawer_9' not accepted"),

@@ -61,7 +61,12 @@ def levelling(weight: float, lean: float = 0.0):
 
 
 def main(
-    count: int, seed: int, weight: float | None, spawn: str = "within", lean: float = 0.0, grasp: str = "contact"
+    count: int,
+    seed: int,
+    weight: float | None,
+    spawn: str = "within",
+    lean: float = 0.0,
+    grasp: str = "contact",
 ) -> None:
     if weight is not None:
         S.MujocoSim.ee_arm_action = levelling(weight, lean)
@@ -114,7 +119,9 @@ if __name__ == "__main__":
     parser.add_argument("seed", type=int)
     parser.add_argument("weight", type=float, nargs="?", help="levelling weight (m/rad); none: position only")
     parser.add_argument("--spawn", default="within", help="skill.spawn_rule (default: the no-base place's)")
-    parser.add_argument("--lean", type=float, default=0.0, help="with a weight: the up axis's aim, degrees away")
+    parser.add_argument(
+        "--lean", type=float, default=0.0, help="with a weight: the up axis's aim, degrees away"
+    )
     parser.add_argument("--grasp", default="contact", help="skill.grasp (centre: habitat-lab's)")
     a = parser.parse_args()
     main(a.episodes, a.seed, a.weight, a.spawn, a.lean, a.grasp)
