@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from skills.registry import make_env
 from tpsrl.sim.backend import DepthSettings
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.episode import EpisodeSpec
@@ -64,3 +65,13 @@ def test_an_unknown_grasp_names_the_field() -> None:
         MujocoBackend(DepthSettings(mode="none"), grasp="palm")
     with pytest.raises(ValueError, match=r"env\.grasp: 'palm' not accepted"):
         EnvConfig(grasp="palm")
+
+
+def test_the_skill_config_reaches_the_simulator() -> None:
+    for grasp, near in (("centre", True), ("contact", False)):
+        env = make_env("place", grasp=grasp, base_movement=False, seed=0)
+        env.reset(seed=3)
+        b = env.backend
+        assert b.grasp == grasp and b.held == env.task.target
+        assert (_gap(b, b.held) < 0.005) == near
+        env.close()
