@@ -75,3 +75,14 @@ def test_the_skill_config_reaches_the_simulator() -> None:
         assert b.grasp == grasp and b.held == env.task.target
         assert (_gap(b, b.held) < 0.005) == near
         env.close()
+
+
+def test_an_object_still_leaving_the_gripper_collides_again_once_clear_even_if_another_is_grasped() -> None:
+    sim = _holding_box("centre")
+    box = sim.model.geom("obj:box").id
+    sim.release()
+    sim._grasp("apple")  # another grasp before the box has left (it snaps the apple in)
+    assert sim.held == "apple" and sim.model.geom_contype[box] == CT_HELD
+    for _ in range(20):
+        sim.step(np.zeros(7), 1.0, None)
+    assert sim.held == "apple" and _gap(sim, "box") > 0.35 and sim.model.geom_contype[box] != CT_HELD

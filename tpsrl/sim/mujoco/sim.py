@@ -288,13 +288,15 @@ class MujocoSim:
         return None
 
     def _grasp(self, name: str) -> None:
-        """Switch on the weld of `name` at its current pose relative to the gripper."""
+        """Switch on the weld of `name` at its current pose relative to the gripper (the "centre" grasp first
+        moves an object's centre onto the gripper site, as habitat-lab's snap does, furniture or not)."""
         m, d = self.model, self.data
         if self.grasp == "centre" and name not in ARTICULATIONS:
             qa = self._obj_q[self._handle_index[name]]
             d.qpos[qa : qa + 3] = d.site_xpos[self._grip_site]
             mujoco.mj_forward(m, d)
-        self._leaving = None
+        if self._leaving == name:  # grasped again before it cleared the gripper (another one keeps leaving)
+            self._leaving = None
         eq = self._weld[name]
         b1, b2 = m.eq_obj1id[eq], m.eq_obj2id[eq]
         # MuJoCo's weld joins point eq_data[3:6] (body1 frame) to point eq_data[0:3] (body2 frame), and
