@@ -75,7 +75,8 @@ class MujocoSim:
             raise ValueError(f"grasp: {grasp!r} not accepted; use one of {list(GRASPS)}")
         self.depth_settings = depth or DepthSettings()
         self.grasp = grasp
-        self._leaving: str | None = None  # an object let go under the "centre" grasp, not yet clear
+        # an object let go under the "centre" grasp, not yet clear: (name, body, distance that clears it)
+        self._leaving: tuple[str, int, float] | None = None
         self.model: mujoco.MjModel | None = None
         self.data: mujoco.MjData | None = None
         self.spec: EpisodeSpec | None = None
@@ -295,7 +296,9 @@ class MujocoSim:
             qa = self._obj_q[self._handle_index[name]]
             d.qpos[qa : qa + 3] = d.site_xpos[self._grip_site]
             mujoco.mj_forward(m, d)
-        if self._leaving == name:  # grasped again before it cleared the gripper (another one keeps leaving)
+        if (
+            self._leaving is not None and self._leaving[0] == name
+        ):  # grasped again before it cleared the gripper (another one keeps leaving)
             self._leaving = None
         eq = self._weld[name]
         b1, b2 = m.eq_obj1id[eq], m.eq_obj2id[eq]
@@ -326,7 +329,11 @@ class MujocoSim:
             return
         self.data.eq_active[self._weld[self.held]] = 0
         if self.grasp == "centre" and self.held not in ARTICULATIONS:
-            self._leaving = self.held  # it still overlaps the gripper: collisions wait until it is clear
+            # it still overlaps the gripper: collisions wait until it is its largest size (habitat-lab: its
+            # bounding box's) from the gripper site
+            i = self._handle_index[self.held]
+            size = 2.0 * max(object_type(self.spec.objects[i].type).size)
+            self._leaving = (self.held, int(self._obj_body[i]), size)
         else:
             self._collide_with_robot(self.held)
         self.held = None
@@ -337,12 +344,9 @@ class MujocoSim:
             self.model.geom_conaffinity[g] = self._conaff0[g]
 
     def _clear_of_gripper(self) -> None:
-        """The "centre" grasp's released object collides with the robot again once its centre is its largest
-        size (habitat-lab: its bounding box's) from the gripper site."""
-        name = self._leaving
-        i = self._handle_index[name]
-        size = 2.0 * max(object_type(self.spec.objects[i].type).size)
-        if np.linalg.norm(self.data.xpos[self._obj_body[i]] - self.data.site_xpos[self._grip_site]) >= size:
+        """The "centre" grasp's released object collides with the robot again once it is clear (`release`)."""
+        name, body, size = self._leaving
+        if np.linalg.norm(self.data.xpos[body] - self.data.site_xpos[self._grip_site]) >= size:
             self._collide_with_robot(name)
             self._leaving = None
 
