@@ -296,9 +296,8 @@ class MujocoSim:
             qa = self._obj_q[self._handle_index[name]]
             d.qpos[qa : qa + 3] = d.site_xpos[self._grip_site]
             mujoco.mj_forward(m, d)
-        if (
-            self._leaving is not None and self._leaving[0] == name
-        ):  # grasped again before it cleared the gripper (another one keeps leaving)
+        # grasped again before it cleared the gripper (another object let go keeps leaving)
+        if self._leaving is not None and self._leaving[0] == name:
             self._leaving = None
         eq = self._weld[name]
         b1, b2 = m.eq_obj1id[eq], m.eq_obj2id[eq]
