@@ -3,6 +3,7 @@ spawns within 1.0 m, as `skills/checkpoints/place_nobase.pt` was trained).
 
     python docs/results/hab/diagnostics/place_gamma/nobase_receptacles.py JSON [JSON ...]
     SPAWN_RULE=habitat2 python docs/results/hab/diagnostics/place_gamma/nobase_receptacles.py JSON  # Habitat 2.0's spawn
+    SEEDS=40000000,41000000,42000000,43000000 python docs/results/hab/diagnostics/place_gamma/nobase_receptacles.py JSON
 
 Each JSON's policy and its `against` policy: successes / episodes per goal receptacle; then per receptacle
 and how far the goal lies beyond the suction cup's measured reach from the spawn (`skills.spawn.reach_xy` of
@@ -50,7 +51,8 @@ def table(keys: list[str], results: dict[str, list[bool]]) -> None:
 
 
 def main(paths: list[str]) -> None:
-    rows = receptacles()
+    seeds = os.environ.get("SEEDS")  # the sets of 200 the JSONs were evaluated on (default: the 800)
+    rows = receptacles(seeds=tuple(int(s) for s in seeds.split(","))) if seeds else receptacles()
     results = {}
     for p in paths:
         d = json.load(open(p))
