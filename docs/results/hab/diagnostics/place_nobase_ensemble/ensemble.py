@@ -3,6 +3,7 @@ own memory), on the episodes `place_nobase_aim/evaluate.sh` draws (held-out layo
 every goal once, HAB's place and force rules), 200 from each of SEEDS.
 
     python docs/results/hab/diagnostics/place_nobase_ensemble/ensemble.py OUT.json SEEDS MEMBER [MEMBER ...]
+    SPAWN=habitat2 python .../ensemble.py OUT.json SEEDS MEMBER...   # starts by that `skill.spawn_rule`
 
 MEMBER: a run directory or checkpoint of the no-base place, all with the same observations. Writes OUT.json
 (never overwritten) with `outcomes` in evaluate's order, for `place_nobase_tall/pair.py`; an ensemble of
@@ -12,6 +13,7 @@ one member is that policy as `skills.evaluate` runs it (the check that the episo
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -56,7 +58,8 @@ def main(out: str, seeds: list[int], members: list[str]) -> None:
     keys = {tuple(p.runner.keys) for p in policies}
     if len(keys) != 1:
         sys.exit(f"ensemble.py: the members observe different sensors: {sorted(keys)}")
-    env = make_env("place", **{**loaded[0][1], **RULES, "split": "heldout"})
+    spawn = {"spawn_rule": os.environ["SPAWN"]} if os.environ.get("SPAWN") else {}
+    env = make_env("place", **{**loaded[0][1], **RULES, **spawn, "split": "heldout"})
     outcomes, causes, t0 = [], Counter(), time.perf_counter()
     for seed in seeds:
         for k in range(200):

@@ -1,13 +1,15 @@
-"""How many of the 800 episodes of 4.0e7-4.3e7 any no-base place solves: every `*_40e6.json` under
+"""How many of a set of 800 episodes any no-base place solves: every `*_SUFFIX.json` under
 docs/results/hab/diagnostics/ of 800 episodes (the ones held by the centre grasp or on sampled actions left
 out: other rules), by goal receptacle, beside s139's failures.
 
-    python docs/results/hab/diagnostics/place_nobase_ensemble/union.py
+    python docs/results/hab/diagnostics/place_nobase_ensemble/union.py           # 4.0e7-4.3e7, its own starts
+    python docs/results/hab/diagnostics/place_nobase_ensemble/union.py h2_48e6   # 4.8e7-5.1e7, Habitat 2.0's spawn
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -16,21 +18,38 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "place_gamma"))
 from nobase_receptacles import receptacles  # noqa: E402
 
-SEEDS = (40_000_000, 41_000_000, 42_000_000, 43_000_000)
-S139 = HERE.parent / "place_from_base" / "place_nobase_fresh_s139_ft_40e6.json"
+SETS = {  # suffix: (seeds, spawn rule, a JSON holding s139's outcomes, as itself or as `against`)
+    "40e6": (
+        (40_000_000, 41_000_000, 42_000_000, 43_000_000),
+        "within",
+        HERE.parent / "place_from_base" / "place_nobase_fresh_s139_ft_40e6.json",
+    ),
+    "h2_48e6": (
+        (48_000_000, 49_000_000, 50_000_000, 51_000_000),
+        "habitat2",
+        HERE.parent / "place_nobase_learner" / "place_nobase_wide256_s169_ft_h2_48e6.json",
+    ),
+}
 
 
-def main() -> None:
+def main(suffix: str) -> None:
+    if suffix not in SETS:
+        sys.exit(f"union.py: SUFFIX {suffix!r} not known; use one of {sorted(SETS)}")
+    seeds, rule, s139_path = SETS[suffix]
     paths = sorted(
         p
-        for p in HERE.parent.glob("*/*_40e6.json")
+        for p in HERE.parent.glob(f"*/*_{suffix}.json")
         if "centre" not in p.name and "sampled" not in p.name and p.parent != HERE
     )
-    outcomes = {p: json.loads(p.read_text())["outcomes"] for p in paths}
-    outcomes = {p: o for p, o in outcomes.items() if len(o) == 800}
+    outcomes = {str(p): json.loads(p.read_text()) for p in paths}
+    data = json.loads(s139_path.read_text())
+    s139 = data["outcomes"] if "place_nobase_fresh_s139_ft" in data["policy"] else data["against"]["outcomes"]
+    outcomes = {p: d["outcomes"] for p, d in outcomes.items() if len(d["outcomes"]) == 800}
+    outcomes["s139"] = s139  # once, whether or not a JSON above is its own
+    outcomes = {p: o for p, o in outcomes.items() if not p.endswith("place_nobase_fresh_s139_ft_40e6.json")}
     solved_by = [sum(o[i] for o in outcomes.values()) for i in range(800)]
-    s139 = json.loads(S139.read_text())["outcomes"]
-    goals = [r for r, _ in receptacles(seeds=SEEDS)]
+    os.environ["SPAWN_RULE"] = rule
+    goals = [r for r, _ in receptacles(seeds=seeds)]
     total = Counter(goals)
     never = Counter(g for g, n in zip(goals, solved_by, strict=True) if n == 0)
     fails = Counter(g for g, ok in zip(goals, s139, strict=True) if not ok)
@@ -49,4 +68,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else "40e6")
