@@ -22,22 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from skills.evaluate import failure_causes, load, wilson_interval
+from skills.place import ALL_RECEPTACLES
 from skills.registry import make_env
 from tpsrl.engine.inference import single_thread_acting
 
-ALL = (
-    "kitchen_counter",
-    "kitchen_cabinet",
-    "dining_table",
-    "coffee_table",
-    "sofa",
-    "tv_stand",
-    "shelf",
-    "side_table",
-    "bookshelf",
-    "fridge",
-    "drawer_0",
-)
 RULES = dict(  # evaluate.sh's --set fields
     spawn_max_dist=1.0,
     release_speed=0.0,
@@ -45,7 +33,7 @@ RULES = dict(  # evaluate.sh's --set fields
     clear_dist=0.0,
     shut_tol=0.0,
     force_measure="peak",
-    goal_receptacles=ALL,
+    goal_receptacles=ALL_RECEPTACLES,
 )
 
 
