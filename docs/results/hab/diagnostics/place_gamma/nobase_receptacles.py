@@ -25,10 +25,11 @@ BANDS = ((-np.inf, 0.0, "within reach"), (0.0, 0.2, "0-0.2 m beyond"), (0.2, np.
 
 
 def receptacles(
-    episodes: int = 200, seeds=(1_000_000, 2_000_000, 3_000_000, 4_000_000)
+    episodes: int = 200, seeds=(1_000_000, 2_000_000, 3_000_000, 4_000_000), rule: str | None = None
 ) -> list[tuple[str, str]]:
-    """(goal receptacle, reach band) of each episode, in evaluate's order."""
-    rule = os.environ.get("SPAWN_RULE", "within")
+    """(goal receptacle, reach band) of each episode, in evaluate's order; `rule`: the spawn rule (default
+    $SPAWN_RULE, else within)."""
+    rule = rule or os.environ.get("SPAWN_RULE", "within")
     env = make_env("place", split="heldout", base_movement=False, spawn_max_dist=1.0, spawn_rule=rule)
     rows = []
     for seed in seeds:

@@ -9,7 +9,6 @@ out: other rules), by goal receptacle, beside s139's failures.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,16 +17,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "place_gamma"))
 from nobase_receptacles import receptacles  # noqa: E402
 
-SETS = {  # suffix: (seeds, spawn rule, a JSON holding s139's outcomes, as itself or as `against`)
+SETS = {  # suffix: (seeds, spawn rule, a JSON holding s139's outcomes, its field holding them)
     "40e6": (
         (40_000_000, 41_000_000, 42_000_000, 43_000_000),
         "within",
         HERE.parent / "place_from_base" / "place_nobase_fresh_s139_ft_40e6.json",
+        None,  # its own
     ),
     "h2_48e6": (
         (48_000_000, 49_000_000, 50_000_000, 51_000_000),
         "habitat2",
         HERE.parent / "place_nobase_learner" / "place_nobase_wide256_s169_ft_h2_48e6.json",
+        "against",
     ),
 }
 
@@ -35,21 +36,18 @@ SETS = {  # suffix: (seeds, spawn rule, a JSON holding s139's outcomes, as itsel
 def main(suffix: str) -> None:
     if suffix not in SETS:
         sys.exit(f"union.py: SUFFIX {suffix!r} not known; use one of {sorted(SETS)}")
-    seeds, rule, s139_path = SETS[suffix]
-    paths = sorted(
-        p
-        for p in HERE.parent.glob(f"*/*_{suffix}.json")
-        if "centre" not in p.name and "sampled" not in p.name and p.parent != HERE
-    )
-    outcomes = {str(p): json.loads(p.read_text()) for p in paths}
-    data = json.loads(s139_path.read_text())
-    s139 = data["outcomes"] if "place_nobase_fresh_s139_ft" in data["policy"] else data["against"]["outcomes"]
-    outcomes = {p: d["outcomes"] for p, d in outcomes.items() if len(d["outcomes"]) == 800}
-    outcomes["s139"] = s139  # once, whether or not a JSON above is its own
-    outcomes = {p: o for p, o in outcomes.items() if not p.endswith("place_nobase_fresh_s139_ft_40e6.json")}
-    solved_by = [sum(o[i] for o in outcomes.values()) for i in range(800)]
-    os.environ["SPAWN_RULE"] = rule
-    goals = [r for r, _ in receptacles(seeds=seeds)]
+    seeds, rule, s139_path, field = SETS[suffix]
+    s139_data = json.loads(s139_path.read_text())
+    s139 = (s139_data[field] if field else s139_data)["outcomes"]
+    outcomes = [s139]  # counted once: its own JSON is left out below
+    for p in sorted(HERE.parent.glob(f"*/*_{suffix}.json")):
+        if "centre" in p.name or "sampled" in p.name or p.parent == HERE or p == s139_path and not field:
+            continue
+        o = json.loads(p.read_text())["outcomes"]
+        if len(o) == 800:
+            outcomes.append(o)
+    solved_by = [sum(o[i] for o in outcomes) for i in range(800)]
+    goals = [r for r, _ in receptacles(seeds=seeds, rule=rule)]
     total = Counter(goals)
     never = Counter(g for g, n in zip(goals, solved_by, strict=True) if n == 0)
     fails = Counter(g for g, ok in zip(goals, s139, strict=True) if not ok)

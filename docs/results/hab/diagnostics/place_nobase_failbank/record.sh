@@ -1,12 +1,20 @@
 #!/bin/bash
-# record.sh: the training-layout episodes of the no-base place's own task (spawns within 1.0 m, every goal
-# once, as place_from_base/evaluate.sh draws them) that the shipped no-base place (s139) fails acting on its
-# mean, by the rules it was trained on (its checkpoint's): 2400 episodes from seed 3000000 ->
-# docs/results/starts/place_nobase_failed_train.json (never overwritten).
+# record.sh [h2]: a bank of training-layout episodes of the no-base place's own task (spawns within 1.0 m,
+# every goal once, as place_from_base/evaluate.sh draws them), from seed 3000000, never overwritten:
+#   record.sh     the 2400 episodes' ones the shipped no-base place (s139) fails acting on its mean, by the
+#                 rules it was trained on (its checkpoint's) -> docs/results/starts/place_nobase_failed_train.json
+#   record.sh h2  800 episodes drawn by Habitat 2.0's per-skill spawn (`skill.spawn_rule=habitat2`: in front of
+#                 the fridge or open drawer, else the free cell nearest the goal), a bank that mixes that spawn
+#                 into training (`BANK=... finetune.sh`) -> docs/results/starts/place_nobase_h2_train.json
 source .venv/bin/activate
 export MUJOCO_GL=egl
 ALL="('kitchen_counter','kitchen_cabinet','dining_table','coffee_table','sofa','tv_stand','shelf','side_table','bookshelf','fridge','drawer_0')"
-out=docs/results/starts/place_nobase_failed_train.json
+case ${1:-failed} in
+  failed) out=docs/results/starts/place_nobase_failed_train.json
+    how="--episodes 2400 --failures-of skills/checkpoints/place_nobase.pt" ;;
+  h2) out=docs/results/starts/place_nobase_h2_train.json
+    how="--episodes 800 --set spawn_rule=habitat2" ;;
+  *) echo "record.sh: $1 not known; give nothing (s139's failures) or h2" >&2; exit 2 ;;
+esac
 test -s $out || python -m skills.starts --task place --set base_movement=False --set spawn_max_dist=1.0 \
-  --set goal_receptacles="$ALL" --split train --episodes 2400 --seed 3000000 \
-  --failures-of skills/checkpoints/place_nobase.pt --out $out
+  --set goal_receptacles="$ALL" --split train --seed 3000000 $how --out $out
