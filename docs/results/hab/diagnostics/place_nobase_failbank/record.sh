@@ -6,6 +6,8 @@
 #   record.sh h2  800 episodes drawn by Habitat 2.0's per-skill spawn (`skill.spawn_rule=habitat2`: in front of
 #                 the fridge or open drawer, else the free cell nearest the goal), a bank that mixes that spawn
 #                 into training (`BANK=... finetune.sh`) -> docs/results/starts/place_nobase_h2_train.json
+#   record.sh h2big  3200 more such episodes (from seed 3100000), a bank for training from scratch with that
+#                 spawn mixed in (`place_nobase_h2mix/fresh.sh`) -> docs/results/starts/place_nobase_h2big_train.json
 source .venv/bin/activate
 export MUJOCO_GL=egl
 ALL="('kitchen_counter','kitchen_cabinet','dining_table','coffee_table','sofa','tv_stand','shelf','side_table','bookshelf','fridge','drawer_0')"
@@ -14,7 +16,9 @@ case ${1:-failed} in
     how="--episodes 2400 --failures-of skills/checkpoints/place_nobase.pt" ;;
   h2) out=docs/results/starts/place_nobase_h2_train.json
     how="--episodes 800 --set spawn_rule=habitat2" ;;
-  *) echo "record.sh: $1 not known; give nothing (s139's failures) or h2" >&2; exit 2 ;;
+  h2big) out=docs/results/starts/place_nobase_h2big_train.json seed=3100000
+    how="--episodes 3200 --set spawn_rule=habitat2" ;;
+  *) echo "record.sh: $1 not known; give nothing (s139's failures), h2 or h2big" >&2; exit 2 ;;
 esac
 test -s $out || python -m skills.starts --task place --set base_movement=False --set spawn_max_dist=1.0 \
-  --set goal_receptacles="$ALL" --split train --seed 3000000 $how --out $out
+  --set goal_receptacles="$ALL" --split train --seed ${seed:-3000000} $how --out $out

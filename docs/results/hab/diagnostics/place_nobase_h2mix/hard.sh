@@ -1,0 +1,21 @@
+#!/bin/bash
+# hard.sh SHARE SEED...: the shipped no-base place (s139) fine-tuned 1.0M steps at 1e-4 decayed to 0 by a cosine
+# under the rule it was trained on (`place_nobase_tall/finetune.sh`) with SHARE of its episodes from Habitat 2.0's
+# per-skill spawn: 3200 episodes of every goal (`place_nobase_failbank/record.sh h2big`) beside 1600 whose
+# goals are the ones s139 places least from that spawn (the drawer listed twice, the fridge, shelf and
+# kitchen counter; recorded here on the first run, from seed 3200000), so that about a quarter of those
+# episodes' goals are in the drawer. One run per seed, side by side (runs/dev/place_nobase_h2hardSHARE_sSEED);
+# resumes when rerun.
+STEPS=1000000
+source $(dirname $0)/../place_nobase_tall/finetune.sh
+big=docs/results/starts/place_nobase_h2big_train.json
+hard=docs/results/starts/place_nobase_h2hard_train.json
+test -s $big || { echo "hard.sh: $big missing; run place_nobase_failbank/record.sh h2big" >&2; exit 2; }
+test -s $hard || python -m skills.starts --task place --set base_movement=False --set spawn_max_dist=1.0 \
+  --set goal_receptacles="('drawer_0','drawer_0','fridge','shelf','kitchen_counter')" --set spawn_rule=habitat2 \
+  --split train --seed 3200000 --episodes 1600 --out $hard || exit 1
+share=$1; shift
+for s in "$@"; do
+  stage place_nobase_h2hard${share}_s$s $s "skill.start_bank='$big,$hard'" skill.start_bank_prob=$share &
+done
+wait
