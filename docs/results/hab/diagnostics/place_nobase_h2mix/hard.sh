@@ -5,7 +5,10 @@
 # goals are the ones s139 places least from that spawn (the drawer listed twice, the fridge, shelf and
 # kitchen counter; recorded here on the first run, from seed 3200000), so that about a quarter of those
 # episodes' goals are in the drawer. One run per seed, side by side (runs/dev/place_nobase_h2hardSHARE_sSEED);
-# resumes when rerun.
+# resumes when rerun. SHUT (a share) trains under the shut rule too (`skill.shut_tol`, not HAB's: an episode
+# ends once the goal's drawer or fridge door is pushed that share of its opening toward closed; s139 from that
+# spawn lets go over the drawer's goal after pushing the drawer shut in 22 of its 24 drawer failures), into
+# runs/dev/place_nobase_h2hardSHARE_shutSHUT_sSEED.
 STEPS=1000000
 source $(dirname $0)/../place_nobase_tall/finetune.sh
 big=docs/results/starts/place_nobase_h2big_train.json
@@ -16,6 +19,7 @@ test -s $hard || python -m skills.starts --task place --set base_movement=False 
   --split train --seed 3200000 --episodes 1600 --out $hard || exit 1
 share=$1; shift
 for s in "$@"; do
-  stage place_nobase_h2hard${share}_s$s $s "skill.start_bank='$big,$hard'" skill.start_bank_prob=$share &
+  stage place_nobase_h2hard${share}${SHUT:+_shut$SHUT}_s$s $s "skill.start_bank='$big,$hard'" skill.start_bank_prob=$share \
+    ${SHUT:+skill.shut_tol=$SHUT} &
 done
 wait
