@@ -4,6 +4,7 @@
     tpsrl-eval-skills skills=pick,pick_nobase episodes=50
     tpsrl-eval-skills checkpoint_dir=/tmp/shipped out_dir=/tmp/eval_skills progress=false
     tpsrl-eval-skills force_measure=peak                    # every skill by HAB's force rule
+    tpsrl-eval-skills skills=pick_nobase,place_nobase nobase_spawn=habitat2   # Habitat 2.0's per-skill starts
 
 Shipped skills are the files `python -m skills.ship` writes (`<skill>.pt`, `<skill>_nobase.pt`). Each is run
 on its own task by `skills.evaluate.evaluate` (its env built from the checkpoint's task config, so a
@@ -27,7 +28,7 @@ from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from evaluation.config import ConfigError
-from skills.config import FORCE_MEASURES
+from skills.config import FORCE_MEASURES, SPAWN_RULES
 from skills.evaluate import EVAL_SEED, SkillResult, evaluate
 from skills.learned import SkillCheckpointError
 from skills.ship import CHECKPOINT_DIR, ShipError, shipped_name
@@ -47,6 +48,9 @@ TARGETS: dict[str, float] = {
     "close_drawer": 0.85,
 }
 """Held-out success each skill must reach (issue 12); met when the success rate is at least this."""
+
+NOBASE_SPAWN_SKILLS = ("pick", "place")
+"""Skills whose no-base variant `nobase_spawn` starts elsewhere (the others' tasks take one spawn rule)."""
 
 
 @dataclass
@@ -72,6 +76,10 @@ class SkillsReportConfig:
     force_measure: str = ""
     """What the force rule reads of the arm's contacts for every skill: peak (the largest contact, HAB's
     RobotForce) or sum (all of them); empty: each skill's own, as it was trained (docs/skills.md)."""
+    nobase_spawn: str = ""
+    """Where pick and place without base movement start the robot (a `skill.spawn_rule`): habitat2 is
+    Habitat 2.0's per-skill spawn, where the original TP-SRL's no-base skills started (the free cell nearest
+    the goal, facing it); empty: each skill's own (within 1.0 m for the shipped ones). Other skills keep theirs."""
 
 
 @dataclass
@@ -118,7 +126,21 @@ def parse_overrides(argv: list[str]) -> SkillsReportConfig:
             f"force_measure: {cfg.force_measure!r} not accepted; use one of {list(FORCE_MEASURES)} "
             "or leave it empty (each skill's own)"
         )
+    if cfg.nobase_spawn and cfg.nobase_spawn not in SPAWN_RULES:
+        raise ConfigError(
+            f"nobase_spawn: {cfg.nobase_spawn!r} not accepted; use one of {list(SPAWN_RULES)} "
+            "or leave it empty (each skill's own)"
+        )
     return cfg
+
+
+def _task_overrides(cfg: SkillsReportConfig, s: Shipped) -> dict[str, str]:
+    """The task fields this report sets for `s` over its checkpoint's own: the force rule for every skill,
+    the spawn rule for pick and place without base movement."""
+    rule = {"force_measure": cfg.force_measure} if cfg.force_measure else {}  # else each skill's own
+    if cfg.nobase_spawn and not s.base_movement and s.skill in NOBASE_SPAWN_SKILLS:
+        rule["spawn_rule"] = cfg.nobase_spawn
+    return rule
 
 
 def read_shipped(cfg: SkillsReportConfig) -> list[Shipped]:
@@ -258,11 +280,12 @@ def run_report(cfg: SkillsReportConfig) -> dict[str, Any]:
     shipped = read_shipped(cfg)  # every file checked before anything runs or is written
     run_dir = report_directory(cfg.out_dir)
     records: dict[str, dict[str, Any]] = {}
-    rule = {"force_measure": cfg.force_measure} if cfg.force_measure else {}  # else each skill's own
     t0 = time.perf_counter()
     for k, s in enumerate(shipped, 1):
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: {cfg.episodes} episodes on {cfg.split} layouts")
-        r = evaluate(str(s.path), cfg.episodes, cfg.split, cfg.seed, sample=cfg.sample, **rule)
+        r = evaluate(
+            str(s.path), cfg.episodes, cfg.split, cfg.seed, sample=cfg.sample, **_task_overrides(cfg, s)
+        )
         records[s.name] = _record(s, r)
         _progress(cfg, f"[{k}/{len(shipped)}] {s.name}: success {r.success:.1%} in {r.seconds:.0f} s")
     figures = {}

@@ -161,6 +161,10 @@ def test_bad_input_is_one_line_and_exit_2(shipped: Path, tmp_path: Path) -> None
             f"checkpoint_dir={shipped}",
             "force_measure=max",
         ],
+        "nobase_spawn: 'near' not accepted; use one of ['within', 'navmesh', 'habitat2']": [
+            f"checkpoint_dir={shipped}",
+            "nobase_spawn=near",
+        ],
     }
     for expected, argv in cases.items():
         rc, stdout, stderr = _run([*argv, f"out_dir={out}"])
@@ -189,6 +193,15 @@ def test_force_measure_reaches_every_skills_task(
     seen.clear()
     rc, _, _ = _run([f"checkpoint_dir={shipped}", f"out_dir={tmp_path}", *ARGS])
     assert rc == 0 and [k.get("force_measure") for k in seen] == [None, None]  # each skill's own
+    assert [k.get("spawn_rule") for k in seen] == [None, None]
+    seen.clear()
+    rc, stdout, _ = _run([f"checkpoint_dir={shipped}", f"out_dir={tmp_path}", "nobase_spawn=habitat2", *ARGS])
+    # pick (with base movement) keeps its own starts; pick_nobase starts where Habitat 2.0's per-skill task does
+    assert rc == 0 and [k.get("spawn_rule") for k in seen] == [None, "habitat2"]
+    record = json.loads(
+        (Path(json.loads(stdout.strip().splitlines()[-1])["run_dir"]) / "results.json").read_text()
+    )
+    assert record["config"]["nobase_spawn"] == "habitat2"
 
 
 def test_target_column() -> None:
