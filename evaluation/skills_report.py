@@ -78,8 +78,9 @@ class SkillsReportConfig:
     RobotForce) or sum (all of them); empty: each skill's own, as it was trained (docs/skills.md)."""
     nobase_spawn: str = ""
     """Where pick and place without base movement start the robot (a `skill.spawn_rule`): habitat2 is
-    Habitat 2.0's per-skill spawn, where the original TP-SRL's no-base skills started (the free cell nearest
-    the goal, facing it); empty: each skill's own (within 1.0 m for the shipped ones). Other skills keep theirs."""
+    Habitat 2.0's per-skill spawn, where the original TP-SRL's no-base skills started (the free floor nearest
+    the target, facing it); empty: each skill's own (within 1.0 m for the shipped ones). Other skills keep
+    theirs."""
 
 
 @dataclass

@@ -175,7 +175,7 @@ def test_bad_input_is_one_line_and_exit_2(shipped: Path, tmp_path: Path) -> None
     assert not out.exists()  # nothing is written before every input is checked
 
 
-def test_force_measure_reaches_every_skills_task(
+def test_force_and_spawn_rules_reach_the_skills_tasks(
     shipped: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import evaluation.skills_report as report_module
