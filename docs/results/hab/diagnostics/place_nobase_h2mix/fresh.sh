@@ -4,13 +4,12 @@
 # (`place_nobase_failbank/record.sh h2big`), the rest from the recipe's own starts (within 1.0 m); one chain per
 # seed, side by side (runs/dev/place_nobase_h2mixSHARE_sSEED*). Resumes when rerun. SHUT (a share) trains
 # under the shut rule as `hard.sh` does, and draws the bank episodes from `hard.sh`'s two banks, which give
-# the drawer, fridge, shelf and kitchen counter more often (runs/dev/place_nobase_h2mixSHARE_shutSHUT_sSEED*;
-# `hard.sh` records the second bank).
+# the drawer, fridge, shelf and kitchen counter more often (runs/dev/place_nobase_h2mixSHARE_shutSHUT_sSEED*).
 big=docs/results/starts/place_nobase_h2big_train.json
 hard=docs/results/starts/place_nobase_h2hard_train.json
 bank=$big${SHUT:+,$hard}
 for f in ${bank//,/ }; do
-  test -s $f || { echo "fresh.sh: $f missing; run place_nobase_failbank/record.sh h2big (and hard.sh)" >&2; exit 2; }
+  test -s $f || { echo "fresh.sh: $f missing; run place_nobase_failbank/record.sh h2big (and h2hard)" >&2; exit 2; }
 done
 NAME=place_nobase_h2mix$1${SHUT:+_shut$SHUT} GENTLE=0 \
   EXTRA="skill.start_bank='$bank' skill.start_bank_prob=$1 ${SHUT:+skill.shut_tol=$SHUT}" \
