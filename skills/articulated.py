@@ -180,7 +180,7 @@ class ArticulatedTask:
         self.config = c = config or self.Config()
         markers = ("fridge",) if c.receptacle == "fridge" else c.drawers
         start = (0.0, 0.0) if c.mode == "open" else CLOSE_START[c.receptacle]
-        episodes = ArticulationEpisodes(c, markers, start)
+        episodes = ArticulationEpisodes(c, markers, start, c.mode)
         closing_door = c.receptacle == "fridge" and c.mode == "close"
         self.episodes = ReachableDoorEpisodes(episodes, c.spawn_tries) if closing_door else episodes
         self.target = OPEN_TARGET[c.receptacle] if c.mode == "open" else 0.0

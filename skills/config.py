@@ -123,7 +123,9 @@ class SkillConfig:
     were trained: the free cell nearest the target, or for a target in the fridge or an open drawer the one
     nearest the point 1.0 m / 0.8 m in front of it, then `base_noise` kept within 0.1 m of that cell, the
     next nearest cell where no pose near it is clear (`skills.spawn.sample_base_habitat2`; `spawn_max_dist`
-    unused; the same goals as "within"). Open/close tasks take "within" only."""
+    unused; the same goals as "within"). Open/close tasks take "within" (within `spawn_max_dist` of the
+    handle) or "habitat2": Habitat 2.0's open/close tasks' region in front of the handle
+    (`skills.spawn.sample_base_habitat2_articulated`; not close_drawer)."""
     spawn_max_dist: float = 2.0
     """Robot spawn within this planar distance (m) of the object/handle (HAB 2.0)."""
     base_noise: float = 0.05

@@ -23,6 +23,7 @@ from .spawn import (
     reachable_from_free,
     sample_base,
     sample_base_habitat2,
+    sample_base_habitat2_articulated,
 )
 from .splits import split_layouts
 
@@ -193,12 +194,20 @@ def handle_anchor(layout: int, marker: str) -> np.ndarray:
 class ArticulationEpisodes:
     """Open/close episodes: the fridge or a drawer closed (open task) or opened (close task)."""
 
-    def __init__(self, cfg: SkillConfig, markers: tuple[str, ...], start: tuple[float, float]) -> None:
-        if cfg.spawn_rule != "within":
+    def __init__(
+        self, cfg: SkillConfig, markers: tuple[str, ...], start: tuple[float, float], mode: str = "open"
+    ) -> None:
+        if cfg.spawn_rule not in ("within", "habitat2"):
             raise ValueError(
-                f"skill.spawn_rule: {cfg.spawn_rule!r} is pick's and place's; open/close tasks take 'within'"
+                f"skill.spawn_rule: {cfg.spawn_rule!r} is pick's and place's; open/close tasks take 'within' "
+                "or 'habitat2'"
             )
-        self.cfg, self.markers, self.start = cfg, markers, start
+        if cfg.spawn_rule == "habitat2" and mode == "close" and "fridge" not in markers:
+            raise ValueError(
+                "skill.spawn_rule: 'habitat2' is not available for close_drawer: Habitat 2.0's region stands "
+                "the base 0.4 m from the open drawer's front, inside the keep-out our spawns keep around it"
+            )
+        self.cfg, self.markers, self.start, self.mode = cfg, markers, start, mode
         self.layouts = split_layouts(cfg.split)
         self._count = 0
 
@@ -212,17 +221,23 @@ class ArticulationEpisodes:
                 spec = sample_episode(
                     rng, layout, 0, self.cfg.clutter, object_types=self.cfg.object_types, articulations=arts
                 )
-                x, y, yaw = sample_base(
-                    rng,
-                    layout,
-                    handle_anchor(layout, marker),
-                    min_dist=0.0,
-                    max_dist=self.cfg.spawn_max_dist,
-                    yaw_noise=self.cfg.yaw_noise,
-                    base_noise=self.cfg.base_noise,
-                    disks=articulation_disks(layout, arts),
-                    tries=self.cfg.spawn_tries,
-                )
+                disks = articulation_disks(layout, arts)
+                if self.cfg.spawn_rule == "habitat2":
+                    x, y, yaw = sample_base_habitat2_articulated(
+                        rng, layout, marker, self.mode, disks=disks, tries=self.cfg.spawn_tries
+                    )
+                else:
+                    x, y, yaw = sample_base(
+                        rng,
+                        layout,
+                        handle_anchor(layout, marker),
+                        min_dist=0.0,
+                        max_dist=self.cfg.spawn_max_dist,
+                        yaw_noise=self.cfg.yaw_noise,
+                        base_noise=self.cfg.base_noise,
+                        disks=disks,
+                        tries=self.cfg.spawn_tries,
+                    )
             except (SpawnError, RuntimeError) as e:
                 last = str(e)
                 continue

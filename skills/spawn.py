@@ -301,3 +301,67 @@ def articulation_disks(layout: int, arts: dict[str, float]) -> tuple[Disk, ...]:
                         x, y = f.to_world(k.depth / 2 + o / 2, lat)
                         out.append(Disk(x, y, o / 2 + 0.05))
     return tuple(out)
+
+
+HABITAT2_ART_REGION: dict[tuple[str, str], tuple[tuple[float, float], tuple[float, float]]] = {
+    ("drawer", "open"): ((0.80, -0.35), (0.95, 0.35)),
+    ("drawer", "close"): ((0.80, -0.35), (0.85, 0.35)),
+    ("fridge", "open"): ((0.833, -0.6), (1.25, 0.6)),
+    ("fridge", "close"): ((0.833, -0.6), (1.25, 0.6)),
+}
+"""Habitat 2.0's open/close tasks (habitat-lab's SetArticulatedObjectTask subclasses): the floor region the
+robot starts in, ((out_min, lateral_min), (out_max, lateral_max)) m in the handle's frame (out: away from
+the furniture's front; the handle where it is with the drawer or door shut)."""
+HABITAT2_REGION_SCALE = 0.2
+"""Those tasks shrink the region about its centre to this share of its size (spawn_region_scale)."""
+HABITAT2_ART_YAW_STD = 0.15
+"""Their heading noise: N(0, this) rad about facing the handle (base_angle_noise of Habitat 2.0's open and
+close cabinet and fridge task configs)."""
+
+
+def closed_handle_xy(layout: int, marker: str) -> np.ndarray:
+    """World (x, y) of `marker`'s handle site with its drawer or door shut (as tpsrl/sim/mujoco/scene.py
+    builds them: a drawer's 0.05 m in front of the cabinet's centre, the fridge's 0.1 m in front of the door
+    and 0.07 m in from its free edge)."""
+    kind = "fridge" if marker == "fridge" else "cabinet"
+    f = next(f for f in L.make_layout(layout).furniture if f.kind == kind)
+    k = f.spec
+    local = (k.depth / 2 + 0.1, -k.width / 2 + 0.07) if kind == "fridge" else (k.depth / 2 + 0.05, 0.0)
+    return np.array(f.to_world(*local))
+
+
+def sample_base_habitat2_articulated(
+    rng: np.random.Generator,
+    layout: int,
+    marker: str,
+    mode: str,
+    *,
+    disks: tuple[Disk, ...] = (),
+    tries: int = 100,
+    clearance: float = L.ROBOT_RADIUS,
+) -> tuple[float, float, float]:
+    """Habitat 2.0's open/close spawn (`skill.spawn_rule=habitat2` for the open/close skills): a point drawn
+    uniformly from `HABITAT2_ART_REGION` shrunk by `HABITAT2_REGION_SCALE` in front of the handle, facing
+    it +- N(0, `HABITAT2_ART_YAW_STD`); redrawn up to `tries` times where the base is not free, the open
+    door's or drawer's `disks` are in the way, or the resting arm would stand in a wall or tall furniture
+    (HAB redraws colliding starts too). The robot stands where the arm alone can work the handle."""
+    kind = "fridge" if marker == "fridge" else "drawer"
+    (o0, l0), (o1, l1) = HABITAT2_ART_REGION[(kind, mode)]
+    f = next(
+        f for f in L.make_layout(layout).furniture if f.kind == ("fridge" if kind == "fridge" else "cabinet")
+    )
+    hx, hy = f.to_local(*closed_handle_xy(layout, marker))
+    co, cl = (o0 + o1) / 2, (l0 + l1) / 2
+    ho, hl = HABITAT2_REGION_SCALE * (o1 - o0) / 2, HABITAT2_REGION_SCALE * (l1 - l0) / 2
+    handle = f.to_world(hx, hy)
+    for _ in range(tries):
+        x, y = f.to_world(
+            hx + float(rng.uniform(co - ho, co + ho)), hy + float(rng.uniform(cl - hl, cl + hl))
+        )
+        yaw = math.atan2(handle[1] - y, handle[0] - x) + float(rng.normal(0.0, HABITAT2_ART_YAW_STD))
+        if L.is_free(layout, x, y, clearance) and _clear_of(disks, x, y) and _arm_clear(layout, x, y, yaw):
+            return (x, y, yaw)
+    raise SpawnError(
+        f"spawn: no collision-free base pose in Habitat 2.0's region in front of {marker}'s handle in layout "
+        f"{layout} after {tries} tries (skill.spawn_tries)"
+    )

@@ -101,9 +101,12 @@ def test_default_rule_draws_as_before() -> None:
 def test_bad_spawn_rule_is_named() -> None:
     with pytest.raises(ValueError, match=r"skill.spawn_rule: 'near'"):
         make_env("place", spawn_rule="near")
-    for skill in ("nav_to_obj", "open_fridge"):
-        with pytest.raises(ValueError, match=r"skill.spawn_rule: 'habitat2'.*'within'"):
-            make_env(skill, spawn_rule="habitat2")
+    with pytest.raises(ValueError, match=r"skill.spawn_rule: 'habitat2'.*'within'"):
+        make_env("nav_to_obj", spawn_rule="habitat2")
+    with pytest.raises(ValueError, match=r"skill.spawn_rule: 'navmesh'.*'within' or 'habitat2'"):
+        make_env("open_fridge", spawn_rule="navmesh")
+    with pytest.raises(ValueError, match=r"skill.spawn_rule: 'habitat2' is not available for close_drawer"):
+        make_env("close_drawer", spawn_rule="habitat2")
 
 
 def _disk_flood(layout: int, x: float, y: float, r: float) -> np.ndarray:
