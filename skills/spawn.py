@@ -311,12 +311,13 @@ HABITAT2_ART_REGION: dict[tuple[str, str], tuple[tuple[float, float], tuple[floa
 }
 """Habitat 2.0's open/close tasks (habitat-lab's SetArticulatedObjectTask subclasses): the floor region the
 robot starts in, ((out_min, lateral_min), (out_max, lateral_max)) m in the handle's frame (out: away from
-the furniture's front; the handle where it is with the drawer or door shut)."""
+the furniture's front; the handle where it is with the drawer or door shut). The close-drawer region is
+HAB's but unused: close_drawer refuses the rule (`skills.episodes.ArticulationEpisodes`)."""
 HABITAT2_REGION_SCALE = 0.2
 """Those tasks shrink the region about its centre to this share of its size (spawn_region_scale)."""
 HABITAT2_ART_YAW_STD = 0.15
-"""Their heading noise: N(0, this) rad about facing the handle (base_angle_noise of Habitat 2.0's open and
-close cabinet and fridge task configs)."""
+"""Their heading noise: N(0, this) rad about facing the handle (base_angle_noise of Habitat 2.0's open-cabinet
+task config, applied here to every open/close skill)."""
 
 
 def closed_handle_xy(layout: int, marker: str) -> np.ndarray:
