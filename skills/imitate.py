@@ -12,8 +12,8 @@ student holds what the episode started with, the scripted plans' start: pick's e
 object), and the teacher plans afresh from the state the student left. Only episodes the teacher ends in
 success are kept; only the teacher's steps are labels, the student's steps before them feed the LSTM's
 memory. After each round the policy is fitted to every label so far: the squared error between its mean
-action, clipped to the action space, and the teacher's action (outputs already past a bound the teacher
-sits on cost nothing, so a grip held at +3 stays held; the teacher's suction, off until it touches the
+action and the teacher's action (outputs already past a bound the teacher sits on cost nothing, so a grip
+held at +3 stays held; the teacher's suction, off until it touches the
 object, is no label while a pick holds nothing: the student keeps its own grip there, on from the start; a
 place's release is a label).
 The teacher's executed actions carry Gaussian noise (`--noise`; its labels stay clean), so the labels
@@ -25,6 +25,11 @@ observation normaliser is kept, and so are its values: the actor and critic shar
 squared-error term holds the critic's outputs on the recorded steps at what they were before fitting, so
 the PPO fine-tune starts with the critic it had. The written file keeps the student's env steps (the
 teacher's steps are not counted as training) and records the rounds in its provenance.
+A feed-forward student is taught the same way (the no-base open drawer's MLP). With `--keep-own W` its
+mean action is also held, with weight W, at what it was on every step and dimension the teacher gave no
+label (`fit`'s `own_weight`): that teacher only finishes what the student started (release, back to rest,
+stop), and fitted to those labels alone the student lost its own start (the teacher's successes fell
+16 -> 2 -> 0 of 100 over rounds 1-3).
 
     python -m skills.imitate skills/checkpoints/pick.pt runs/imitate/pick.pt   # the defaults: the recipe measured
     tpsrl-train skill=pick run.init_from=runs/imitate/pick.pt ppo.lr=1e-4 run.total_steps=1000000
@@ -47,6 +52,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import Tensor
 
 from tpsrl.engine.inference import PolicyRunner, load_policy, single_thread_acting
 from tpsrl.engine.minibatch import pack
@@ -74,6 +80,8 @@ class Episode:
     label: np.ndarray
     held_value: np.ndarray | None = None
     """The student's normalised values before any fit (`fit` fills it in once)."""
+    held_action: np.ndarray | None = None
+    """The student's mean actions (clipped) before any fit, filled in once by `fit` with `own_weight`."""
 
 
 def record(
@@ -148,10 +156,12 @@ def fit(
     high: torch.Tensor,
     generator: torch.Generator,
     blind: bool = True,
+    own_weight: float = 0.0,
 ) -> dict[str, float]:
     """Fits the policy's mean action to the labels of `episodes` (whole episodes, memory from their start),
-    holding its values at `frozen`'s; with `blind`, its previous-action inputs set to 0 and kept there.
-    Returns the last epoch's mean losses."""
+    holding its values at `frozen`'s; with `blind`, its previous-action inputs set to 0 and kept there; with
+    `own_weight`, also holding its mean action at `frozen`'s on every step and dimension that is no label
+    (the student's own steps). Returns the last epoch's mean losses."""
     params = [p for n, p in policy.named_parameters() if n != "log_std" and not n.startswith("obs_norm")]
     optimizer = torch.optim.Adam(params, lr=lr)
     policy.train()
@@ -162,20 +172,33 @@ def fit(
             if e.held_value is None:
                 obs, prev, target, _, mask = _packed([e])
                 e.held_value = frozen.evaluate(obs, prev, target, mask, _zeros(frozen, mask))[1].numpy()
+            if own_weight and e.held_action is None:
+                obs, prev, _, _, mask = _packed([e])
+                core = frozen.actor_body.sequences(
+                    frozen.normalize_obs(obs), prev, mask, _zeros(frozen, mask)
+                )
+                e.held_action = frozen.actor(core).numpy()
     last: dict[str, float] = {}
     for _ in range(epochs):
         order = torch.randperm(len(episodes), generator=generator).tolist()
-        sums = {"action": 0.0, "value": 0.0}
+        sums = {"action": 0.0, "value": 0.0, "own": 0.0}
         count = 0
         for i in range(0, len(order), batch):
             chunk = [episodes[j] for j in order[i : i + batch]]
             obs, prev, target, label, mask = _packed(chunk)
             core = policy.actor_body.sequences(policy.normalize_obs(obs), prev, mask, _zeros(policy, mask))
-            mean = torch.maximum(torch.minimum(policy.actor(core), high), low)
-            err = ((mean - target).square() * label).sum() / label.amax(-1).sum().clamp(min=1.0)
+            mean = policy.actor(core)
+            err = (_past_bounds(mean, target, low, high).square() * label).sum()
+            err = err / label.amax(-1).sum().clamp(min=1.0)
             values = _values(policy, core, obs, prev, target, mask)
             keep = (values - _gather(chunk, _layout(chunk)[1], lambda e: e.held_value)).square().mean()
             loss = err + value_weight * keep
+            own = torch.zeros(())
+            if own_weight:
+                free = 1.0 - label
+                held = _gather(chunk, _layout(chunk)[1], lambda e: e.held_action)
+                own = ((mean - held).square() * free).sum() / free.amax(-1).sum().clamp(min=1.0)
+                loss = loss + own_weight * own
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 0.5)
@@ -184,10 +207,20 @@ def fit(
                 _blind(policy)
             sums["action"] += float(err.detach()) * len(chunk)
             sums["value"] += float(keep.detach()) * len(chunk)
+            sums["own"] += float(own.detach()) * len(chunk)
             count += len(chunk)
         last = {k: v / max(count, 1) for k, v in sums.items()}
     policy.eval()
     return last
+
+
+def _past_bounds(mean: Tensor, target: Tensor, low: Tensor, high: Tensor) -> Tensor:
+    """The mean's error from the teacher's action, none where the mean is past the bound the teacher's
+    action sits on (a grip held at +3 is held as +1 is). Elsewhere the mean itself, not clipped: clipped, a
+    mean past the other bound (a stop output at -5 whose label is +1) got no gradient and stayed there (the
+    no-base open drawer's fit held at 10 a step for three rounds)."""
+    done = ((mean >= high) & (target >= high)) | ((mean <= low) & (target <= low))
+    return torch.where(done, torch.zeros_like(mean), mean - target)
 
 
 @torch.no_grad()
@@ -261,6 +294,7 @@ def imitate(
     noise: float = 0.3,
     blind: bool = True,
     log: Callable[[dict[str, Any]], None] = print,
+    own_weight: float = 0.0,
 ) -> Path:
     """Teaches the policy of `source` (a manipulation skill with a scripted controller) by its teacher and
     writes it to `out` (which must not exist). See the module's docstring."""
@@ -274,8 +308,9 @@ def imitate(
     ):
         if value < 1:
             raise WarmStartError(f"{name}={value}: must be at least 1")
-    if not (math.isfinite(noise) and noise >= 0):
-        raise WarmStartError(f"noise={noise}: must be a finite number >= 0")
+    for name, value in (("noise", noise), ("own_weight", own_weight)):
+        if not (math.isfinite(value) and value >= 0):
+            raise WarmStartError(f"{name}={value}: must be a finite number >= 0")
     teacher = make_scripted(skill)
     single_thread_acting()
     torch.manual_seed(seed)
@@ -302,7 +337,9 @@ def imitate(
                 elif ok:
                     kept.append(episode)
                     wins += 1
-            losses = fit(policy, frozen, kept, epochs, lr, batch, value_weight, low, high, generator, blind)
+            losses = fit(
+                policy, frozen, kept, epochs, lr, batch, value_weight, low, high, generator, blind, own_weight
+            )
             entry = {
                 "round": r,
                 "teacher_success": wins,
@@ -330,6 +367,7 @@ def imitate(
             "value_weight": value_weight,
             "noise": noise,
             "blind": blind,
+            "own_weight": own_weight,
             "seed": seed,
         },
     }
@@ -337,19 +375,15 @@ def imitate(
 
 
 def _student(source: str | Path) -> PolicyRunner:
-    """The policy of `source` acting with sampled actions; refuses a feed-forward one."""
+    """The policy of `source` acting with sampled actions (LSTM or feed-forward)."""
     runner, _ = load_policy(source)
-    if not runner.policy.recurrent:
-        raise WarmStartError(
-            f"policy.kind {runner.policy.cfg.kind!r}: imitate fits LSTM policies (the shipped pick and place)"
-        )
     runner.deterministic = False
     return runner
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skills.imitate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("source", help="checkpoint or run directory of a trained LSTM manipulation skill")
+    parser.add_argument("source", help="checkpoint or run directory of a trained manipulation skill")
     parser.add_argument("out", help="the policy file to write (must not exist)")
     parser.add_argument("--rounds", type=int, default=6, help="DAgger rounds; round 0 is the teacher alone")
     parser.add_argument("--episodes", type=int, default=100, help="episodes per round")
@@ -363,6 +397,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--noise", type=float, default=0.3, help="std of the noise on the teacher's executed actions"
+    )
+    parser.add_argument(
+        "--keep-own",
+        type=float,
+        default=0.0,
+        help="weight of holding the student's own mean action where the teacher gives no label",
     )
     parser.add_argument(
         "--see-previous-action",
@@ -384,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             args.noise,
             not args.see_previous_action,
+            own_weight=args.keep_own,
         )
     )
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tpsrl.sim.sensors import REST_EE
+
 from .articulated import OPEN_TARGET, finish, front_axis, furniture, target_articulation
 from .control import Actions, Robot, ScriptedSkill, go_stand
-from .posture import posture
+from .posture import nearest_posture, posture
 from .steer import steer_cup
 
 OPEN_AIM = OPEN_TARGET["drawer"] + 0.02
@@ -21,6 +23,8 @@ ON_TOP = 0.022  # open: the cup's centre this far over the handle's centre (bar 
 CLEAR_Z = 0.9  # cup height that clears the cabinet top (0.8 m) while the base turns and drives
 LOWER_AT = 0.4  # the arm goes down to handle height once the base is this close to its stand (m)
 PULL = 0.8  # pull / push speed of the cup along the drawer axis (m/s)
+ARM_OPEN = 0.43  # arm only: let go once the drawer is this far out (HAB's success: >= 0.40 m)
+ARM_REST = 0.12  # arm only: stop once the EE is this close to rest (HAB: 0.15)
 
 
 def ready(r: Robot, name: str, above: float = 0.0) -> np.ndarray:
@@ -71,6 +75,9 @@ class OpenDrawer(ScriptedSkill):
         start = r.b.ee_pos_world.copy()
         name = target_articulation(r, "drawer")
         out = front_axis(furniture(r, name))
+        if not r.has_base:
+            yield from arm_only(r, name, out)
+            return
         q_ready = ready(r, name, ON_TOP)
         r.grip = -1.0
         yield from approach(r, name, out, q_ready)
@@ -97,6 +104,38 @@ def pull(r: Robot, name: str, out: np.ndarray, q_ready: np.ndarray, steps: int =
         if done():
             return
         yield r.flat(r.arm_to(b.ee_pos_world + 0.05 * out))
+
+
+def arm_only(r: Robot, name: str, out: np.ndarray) -> Actions:
+    """Open without base movement (Habitat 2.0's per-skill action space), from whatever state it is handed:
+    unless the drawer is out already, the cup goes onto the handle's top by one joint-space move to the
+    posture that costs the fewest steps (`nearest_posture`; HAB's 200 steps leave no room for a Cartesian
+    approach), suction on; the arm pulls straight out to `ARM_OPEN`; then release, a joint-space move to the
+    nearest posture with the EE inside HAB's rest radius, and stop."""
+    b = r.b
+    m, d = b.model, b.data
+    if b.held != name and b.articulation(name) < OPEN_TARGET["drawer"] - 0.04:
+        on = b.world_to_base(b.handle_pos(name) + np.array([0.0, 0.0, ON_TOP]))
+        q_on = nearest_posture(m, d, on, d.ctrl[r._arm_u])
+        r.grip = 1.0
+        for _ in range(100):
+            if b.held == name:
+                break
+            yield r.flat(r.joints_to(q_on))
+    if b.held == name:
+        for _ in range(120):
+            if b.articulation(name) >= ARM_OPEN or b.held != name:
+                break
+            yield r.flat(r.arm_to(b.ee_pos_world + 0.05 * out))
+    r.grip = -1.0
+    away = b.world_to_base(b.ee_pos_world) - REST_EE
+    edge = REST_EE + 0.1 * away / max(float(np.linalg.norm(away)), 1e-6)
+    q_back = nearest_posture(m, d, edge, d.ctrl[r._arm_u], site=True)
+    for _ in range(100):
+        if r.rest_dist() < ARM_REST:
+            break
+        yield r.flat(r.joints_to(q_back))
+    yield r.flat(None, stop=True)
 
 
 class CloseDrawer(ScriptedSkill):

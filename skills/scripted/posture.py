@@ -76,6 +76,46 @@ def solve_posture(
     return scratch.qpos[qadr].copy()
 
 
+def nearest_posture(
+    m: mujoco.MjModel,
+    d: mujoco.MjData,
+    point_base: np.ndarray,
+    q_from: np.ndarray,
+    site: bool = False,
+    iters: int = 400,
+) -> np.ndarray:
+    """Joint angles [7] putting the suction cup (with `site`, the grip site: the EE) at `point_base` (base
+    frame) with the largest joint change from `q_from` small: the arm's joints move at most 0.0125 rad a
+    step each, so that change is what a joint-space move costs in steps (`solve_posture`'s pull toward rest
+    costs the arm-only open skills 20-40% more steps: docs/results/hab/diagnostics/open_nobase).
+
+    From `solve_posture`'s answer, damped least squares on the point with a null-space descent of the
+    16-norm of the change (a smooth largest change); on a scratch copy of `d`.
+    """
+    scratch = mujoco.MjData(m)
+    scratch.qpos[:] = d.qpos
+    qadr, dadr, rng = _arm_indices(m)
+    scratch.qpos[qadr] = solve_posture(m, d, point_base) if not site else REST
+    q0 = np.asarray(q_from, dtype=np.float64)
+    body = m.body("robot0:gripper_link").id
+    cup, grip = m.geom("suction_cup").id, m.site("robot0:grip").id
+    target = base_to_world(m, d, np.asarray(point_base, dtype=np.float64))
+    jacp = np.zeros((3, m.nv))
+    for _ in range(iters):
+        mujoco.mj_kinematics(m, scratch)
+        mujoco.mj_comPos(m, scratch)
+        at = scratch.site_xpos[grip] if site else scratch.geom_xpos[cup]
+        mujoco.mj_jac(m, scratch, jacp, None, at, body)
+        J = jacp[:, dadr]
+        pinv = J.T @ np.linalg.inv(J @ J.T + 1e-4 * np.eye(3))
+        change = scratch.qpos[qadr] - q0
+        norm = float(np.linalg.norm(change, ord=16)) + 1e-9
+        grad = np.sign(change) * (np.abs(change) / norm) ** 15
+        dq = pinv @ np.clip(target - at, -0.05, 0.05) - 0.02 * norm * (np.eye(7) - pinv @ J) @ grad
+        scratch.qpos[qadr] = np.clip(scratch.qpos[qadr] + dq, rng[:, 0], rng[:, 1])
+    return scratch.qpos[qadr].copy()
+
+
 def _rot_err(xmat: np.ndarray, axis: np.ndarray | None, rest_rot: np.ndarray) -> np.ndarray:
     """Rotation (axis x angle, world) taking the gripper toward `axis` (its x axis), else `rest_rot`."""
     R = xmat.reshape(3, 3)

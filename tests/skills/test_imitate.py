@@ -154,5 +154,35 @@ def test_imitate_writes_a_new_file_with_its_rounds_and_refuses_bad_input(tmp_pat
         imitate(PICK, out, rounds=1, episodes=1)
     with pytest.raises(WarmStartError, match="manipulation skill"):
         imitate(CHECKPOINT_DIR / "nav_to_obj.pt", tmp_path / "nav.pt")
-    with pytest.raises(WarmStartError, match="LSTM"):
-        imitate(MLP_PICK, tmp_path / "mlp.pt")
+    mlp = imitate(MLP_PICK, tmp_path / "mlp.pt", rounds=1, episodes=1, epochs=1)  # a feed-forward student
+    taught, before = checkpoint.read(mlp), checkpoint.read(MLP_PICK)
+    assert taught["provenance"][-1]["derived"] == "imitate"
+    assert not torch.equal(taught["model"]["actor.weight"], before["model"]["actor.weight"])
+
+
+def test_own_weight_holds_the_mean_action_on_the_students_own_steps(tmp_path: Path, one_thread) -> None:
+    env, student, teacher = _setup(tmp_path, max_steps=30)
+    try:
+        episodes = [record(env, student, teacher, s, None, student.keys)[0] for s in (5, 6)]
+    finally:
+        env.close()
+    for e in episodes:  # the first half of each episode the student's own: no label there
+        e.label[: len(e.label) // 2] = 0.0
+    low, high = torch.as_tensor(student.low), torch.as_tensor(student.high)
+    frozen = copy.deepcopy(student.policy)
+    obs, prev, _, label, mask = _packed(episodes)
+    own = label.amax(-1) == 0
+    with torch.no_grad():
+        start = frozen.actor(
+            frozen.actor_body.sequences(frozen.normalize_obs(obs), prev, mask, _zeros(frozen, mask))
+        )
+    drift = {}
+    for weight in (0.0, 1.0):
+        policy, generator = copy.deepcopy(frozen), torch.Generator().manual_seed(0)
+        fresh = [copy.copy(e) for e in episodes]
+        losses = fit(policy, frozen, fresh, 20, 1e-3, 2, 1.0, low, high, generator, own_weight=weight)
+        assert (losses["own"] > 0) == (weight > 0)
+        with torch.no_grad():
+            core = policy.actor_body.sequences(policy.normalize_obs(obs), prev, mask, _zeros(policy, mask))
+            drift[weight] = float((policy.actor(core) - start)[own].square().mean())
+    assert drift[1.0] < 0.5 * drift[0.0]  # the student's own steps keep the actions it had
