@@ -81,7 +81,7 @@ class Episode:
     held_value: np.ndarray | None = None
     """The student's normalised values before any fit (`fit` fills it in once)."""
     held_action: np.ndarray | None = None
-    """The student's mean actions (clipped) before any fit, filled in once by `fit` with `own_weight`."""
+    """The student's mean actions before any fit, filled in once by `fit` with `own_weight`."""
 
 
 def record(

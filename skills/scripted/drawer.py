@@ -123,6 +123,7 @@ def arm_only(r: Robot, name: str, out: np.ndarray) -> Actions:
                 break
             yield r.flat(r.joints_to(q_on))
     if b.held == name:
+        r.grip = 1.0  # hold on (a plan handed the handle held starts here)
         for _ in range(120):
             if b.articulation(name) >= ARM_OPEN or b.held != name:
                 break

@@ -87,7 +87,7 @@ def nearest_posture(
     """Joint angles [7] putting the suction cup (with `site`, the grip site: the EE) at `point_base` (base
     frame) with the largest joint change from `q_from` small: the arm's joints move at most 0.0125 rad a
     step each, so that change is what a joint-space move costs in steps (`solve_posture`'s pull toward rest
-    costs the arm-only open skills 20-40% more steps: docs/results/hab/diagnostics/open_nobase).
+    costs 5-44% more on the legs of the arm-only opens: docs/results/hab/diagnostics/open_nobase/bound.txt).
 
     From `solve_posture`'s answer, damped least squares on the point with a null-space descent of the
     16-norm of the change (a smooth largest change); on a scratch copy of `d`.
