@@ -81,7 +81,7 @@ class Episode:
     held_value: np.ndarray | None = None
     """The student's normalised values before any fit (`fit` fills it in once)."""
     held_action: np.ndarray | None = None
-    """The student's mean actions before any fit, filled in once by `fit` with `own_weight`."""
+    """The student's mean actions before any fit (`fit` fills it in with `held_value`)."""
 
 
 def record(
@@ -169,11 +169,9 @@ def fit(
         _blind(policy)
     with torch.no_grad():
         for e in episodes:
-            if e.held_value is None:
+            if e.held_value is None or (own_weight and e.held_action is None):
                 obs, prev, target, _, mask = _packed([e])
                 e.held_value = frozen.evaluate(obs, prev, target, mask, _zeros(frozen, mask))[1].numpy()
-            if own_weight and e.held_action is None:
-                obs, prev, _, _, mask = _packed([e])
                 core = frozen.actor_body.sequences(
                     frozen.normalize_obs(obs), prev, mask, _zeros(frozen, mask)
                 )
@@ -191,12 +189,13 @@ def fit(
             err = (_past_bounds(mean, target, low, high).square() * label).sum()
             err = err / label.amax(-1).sum().clamp(min=1.0)
             values = _values(policy, core, obs, prev, target, mask)
-            keep = (values - _gather(chunk, _layout(chunk)[1], lambda e: e.held_value)).square().mean()
+            rows = _layout(chunk)[1]
+            keep = (values - _gather(chunk, rows, lambda e: e.held_value)).square().mean()
             loss = err + value_weight * keep
             own = torch.zeros(())
             if own_weight:
                 free = 1.0 - label
-                held = _gather(chunk, _layout(chunk)[1], lambda e: e.held_action)
+                held = _gather(chunk, rows, lambda e: e.held_action)
                 own = ((mean - held).square() * free).sum() / free.amax(-1).sum().clamp(min=1.0)
                 loss = loss + own_weight * own
             optimizer.zero_grad()

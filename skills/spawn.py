@@ -320,7 +320,7 @@ HABITAT2_ART_YAW_STD = 0.15
 task config, applied here to every open/close skill)."""
 
 
-def _closed_handle(layout: int, marker: str) -> tuple[L.Furniture, float, float]:
+def closed_handle(layout: int, marker: str) -> tuple[L.Furniture, float, float]:
     """The furniture holding `marker` and its handle site's local (x, y) with the drawer or door shut (as
     tpsrl/sim/mujoco/scene.py builds them: a drawer's 0.05 m in front of the cabinet's centre, the fridge's
     0.1 m in front of the door and 0.07 m in from its free edge)."""
@@ -333,8 +333,8 @@ def _closed_handle(layout: int, marker: str) -> tuple[L.Furniture, float, float]
 
 
 def closed_handle_xy(layout: int, marker: str) -> np.ndarray:
-    """World (x, y) of `marker`'s handle site with its drawer or door shut (`_closed_handle`)."""
-    f, hx, hy = _closed_handle(layout, marker)
+    """World (x, y) of `marker`'s handle site with its drawer or door shut (`closed_handle`)."""
+    f, hx, hy = closed_handle(layout, marker)
     return np.array(f.to_world(hx, hy))
 
 
@@ -355,7 +355,7 @@ def sample_base_habitat2_articulated(
     (HAB redraws colliding starts too). The robot stands where the arm alone can work the handle."""
     kind = "fridge" if marker == "fridge" else "drawer"
     (o0, l0), (o1, l1) = HABITAT2_ART_REGION[(kind, mode)]
-    f, hx, hy = _closed_handle(layout, marker)
+    f, hx, hy = closed_handle(layout, marker)
     co, cl = (o0 + o1) / 2, (l0 + l1) / 2
     ho, hl = HABITAT2_REGION_SCALE * (o1 - o0) / 2, HABITAT2_REGION_SCALE * (l1 - l0) / 2
     handle = f.to_world(hx, hy)

@@ -23,7 +23,7 @@ import numpy as np
 
 from skills.registry import make_env
 from skills.scripted.posture import REST, _arm_indices, base_to_world, nearest_posture, solve_posture
-from skills.spawn import HABITAT2_ART_REGION, closed_handle_xy
+from skills.spawn import HABITAT2_ART_REGION, closed_handle
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.robot import ARM_JOINTS
 from tpsrl.sim.mujoco.sim import ARM_SCALE
@@ -33,20 +33,16 @@ OPENED = {"drawer_0": 0.40, "fridge": 1.2208 - 0.05}
 
 
 def handle_at(layout: int, marker: str, q: float) -> np.ndarray:
-    """World position of the handle site with the drawer pulled out q m / the door opened q rad."""
-    f = next(
-        f
-        for f in L.make_layout(layout).furniture
-        if f.kind == ("fridge" if marker == "fridge" else "cabinet")
-    )
-    k = f.spec
-    if marker == "fridge":  # the handle turns about the hinge (front left corner) with the door
-        hx, hy = k.depth / 2, k.width / 2
-        lx, ly = k.depth / 2 + 0.1 - hx, -k.width / 2 + 0.07 - hy
+    """World position of the handle site with the drawer pulled out q m / the door opened q rad: the shut
+    handle (`skills.spawn.closed_handle`) moved out along the drawer, or turned about the door's hinge
+    (the fridge's front left corner)."""
+    f, hx, hy = closed_handle(layout, marker)
+    if marker == "fridge":
+        cx, cy = f.spec.depth / 2, f.spec.width / 2
         c, s = math.cos(q), math.sin(q)
-        x, y = f.to_world(hx + c * lx - s * ly, hy + s * lx + c * ly)
+        x, y = f.to_world(cx + c * (hx - cx) - s * (hy - cy), cy + s * (hx - cx) + c * (hy - cy))
         return np.array([x, y, 1.0])
-    x, y = f.to_world(k.depth / 2 + 0.05 + q, 0.0)
+    x, y = f.to_world(hx + q, hy)
     return np.array([x, y, L.DRAWER_HEIGHTS[0] + 0.12])
 
 
@@ -77,12 +73,9 @@ for skill, marker, kind in (("open_drawer", "drawer_0", "drawer"), ("open_fridge
     m, d = b.model, b.data
     layout = b.spec.layout
     (o0, l0), (o1, l1) = HABITAT2_ART_REGION[(kind, "open")]
-    f = next(
-        f for f in L.make_layout(layout).furniture if f.kind == ("fridge" if kind == "fridge" else "cabinet")
-    )
-    hx, hy = f.to_local(*closed_handle_xy(layout, marker))
+    f, hx, hy = closed_handle(layout, marker)
     bx, by = f.to_world(hx + (o0 + o1) / 2, hy + (l0 + l1) / 2)
-    h = closed_handle_xy(layout, marker)
+    h = f.to_world(hx, hy)
     yaw = math.atan2(h[1] - by, h[0] - bx)
     for n, v in zip(("base_x", "base_y", "base_yaw"), (bx, by, yaw), strict=True):
         d.qpos[m.jnt_qposadr[m.joint(n).id]] = v
