@@ -83,11 +83,14 @@ def nearest_posture(
     q_from: np.ndarray,
     site: bool = False,
     iters: int = 400,
+    rates: np.ndarray | None = None,
 ) -> np.ndarray:
     """Joint angles [7] putting the suction cup (with `site`, the grip site: the EE) at `point_base` (base
     frame) with the largest joint change from `q_from` small: the arm's joints move at most 0.0125 rad a
     step each, so that change is what a joint-space move costs in steps (`solve_posture`'s pull toward rest
     costs 5-44% more on the legs of the arm-only opens: docs/results/hab/diagnostics/open_nobase/bound.txt).
+    With `rates` (per joint, a fraction of that step) the change is counted in steps at those rates: each
+    joint's change divided by its rate (our joints move at 0.36-0.97 of it: `speed.py` there).
 
     From `solve_posture`'s answer, damped least squares on the point with a null-space descent of the
     16-norm of the change (a smooth largest change); on a scratch copy of `d`.
@@ -97,6 +100,7 @@ def nearest_posture(
     qadr, dadr, rng = _arm_indices(m)
     scratch.qpos[qadr] = solve_posture(m, d, point_base) if not site else REST
     q0 = np.asarray(q_from, dtype=np.float64)
+    w = np.ones(7) if rates is None else 1.0 / np.asarray(rates, dtype=np.float64)
     body = m.body("robot0:gripper_link").id
     cup, grip = m.geom("suction_cup").id, m.site("robot0:grip").id
     target = base_to_world(m, d, np.asarray(point_base, dtype=np.float64))
@@ -108,9 +112,9 @@ def nearest_posture(
         mujoco.mj_jac(m, scratch, jacp, None, at, body)
         J = jacp[:, dadr]
         pinv = J.T @ np.linalg.inv(J @ J.T + 1e-4 * np.eye(3))
-        change = scratch.qpos[qadr] - q0
+        change = w * (scratch.qpos[qadr] - q0)
         norm = float(np.linalg.norm(change, ord=16)) + 1e-9
-        grad = np.sign(change) * (np.abs(change) / norm) ** 15
+        grad = w * np.sign(change) * (np.abs(change) / norm) ** 15
         dq = pinv @ np.clip(target - at, -0.05, 0.05) - 0.02 * norm * (np.eye(7) - pinv @ J) @ grad
         scratch.qpos[qadr] = np.clip(scratch.qpos[qadr] + dq, rng[:, 0], rng[:, 1])
     return scratch.qpos[qadr].copy()
