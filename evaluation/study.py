@@ -89,14 +89,19 @@ def _study_dir(parent: str) -> Path:
     return d
 
 
-def _label(agent: str, scenario: str, scripted: list[str]) -> str:
-    """`agent`, or `agent (learned: a,b; rest scripted)` for a learned variant with scripted skills."""
-    if not scripted or not AGENTS[agent].learned:
-        return agent
-    learned = [
-        k for k in SCENARIO_SKILLS[scenario] if k in DOMAIN_SKILLS[AGENTS[agent].domain] and k not in scripted
-    ]
-    return f"{agent} (learned: {','.join(learned) or 'none'}; rest scripted)"
+def _label(agent: str, scenario: str, scripted: list[str], checkpoints: str = "") -> str:
+    """`agent`, or `agent (learned: a,b; rest scripted)` for a learned variant with scripted skills; a run
+    that took checkpoints other than the shipped ones (`tpsrl-eval checkpoints=`) says which, e.g.
+    `tp_srl_nobase [open_fridge: open_fridge_nobase_h2/open_fridge_nobase.pt]`."""
+    label = agent
+    if scripted and AGENTS[agent].learned:
+        domain = DOMAIN_SKILLS[AGENTS[agent].domain]
+        learned = [k for k in SCENARIO_SKILLS[scenario] if k in domain and k not in scripted]
+        label = f"{agent} (learned: {','.join(learned) or 'none'}; rest scripted)"
+    taken = [x.strip().split(":", 1) for x in checkpoints.split(",") if x.strip()]
+    if taken:
+        label += " [" + "; ".join(f"{k}: {Path(p).parent.name}/{Path(p).name}" for k, p in taken) + "]"
+    return label
 
 
 def _reused(cfg: StudyConfig) -> dict[tuple[str, str], tuple[Path, dict[str, Any]]]:
@@ -132,7 +137,8 @@ def _one(cfg: StudyConfig, scenario: str, agent: str, study: Path) -> dict[str, 
         record, _ = evaluate(
             replace(base, resume=str(d), videos=0, chain=saved_chain(saved), **{k: saved[k] for k in keep})
         )
-        record["agent"] = _label(agent, scenario, [x for x in saved["scripted"].split(",") if x])
+        scripted = [x for x in saved["scripted"].split(",") if x]
+        record["agent"] = _label(agent, scenario, scripted, saved["checkpoints"])
         try:  # the throughput measured when it ran (written by tpsrl-eval), not this study's read-back
             ran = json.loads((d / "summary.json").read_text())
             record["reused_throughput"] = {k: ran.get(k) for k in ("env_steps_per_second", "processes")}

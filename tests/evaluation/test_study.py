@@ -105,3 +105,13 @@ def test_reuse_takes_a_finished_run_and_rejects_a_foreign_one(tmp_path, capsys):
     assert main([*common[:-2], "agents=tp_srl", f"out_dir={out}", f"reuse={first}"]) == 2
     assert "reuse" in capsys.readouterr().err
     assert main([*common, f"out_dir={out}", f"reuse={tmp_path}"]) == 2
+
+
+def test_a_run_with_checkpoints_of_its_own_is_labelled_with_them():
+    from evaluation.study import _label
+
+    assert _label("tp_srl", "set_table", []) == "tp_srl"
+    got = _label("tp_srl_nobase", "set_table", [], "open_fridge:docs/results/runs/of_h2/open_fridge_nobase.pt")
+    assert got == "tp_srl_nobase [open_fridge: of_h2/open_fridge_nobase.pt]"
+    both = _label("tp_srl", "set_table", ["pick"], "place:a/b.pt, open_drawer:c/d.pt")
+    assert both.startswith("tp_srl (learned: ") and both.endswith("[place: a/b.pt; open_drawer: c/d.pt]")
