@@ -111,7 +111,9 @@ def test_a_run_with_checkpoints_of_its_own_is_labelled_with_them():
     from evaluation.study import _label
 
     assert _label("tp_srl", "set_table", []) == "tp_srl"
-    got = _label("tp_srl_nobase", "set_table", [], "open_fridge:docs/results/runs/of_h2/open_fridge_nobase.pt")
+    got = _label(
+        "tp_srl_nobase", "set_table", [], "open_fridge:docs/results/runs/of_h2/open_fridge_nobase.pt"
+    )
     assert got == "tp_srl_nobase [open_fridge: of_h2/open_fridge_nobase.pt]"
     both = _label("tp_srl", "set_table", ["pick"], "place:a/b.pt, open_drawer:c/d.pt")
     assert both.startswith("tp_srl (learned: ") and both.endswith("[place: a/b.pt; open_drawer: c/d.pt]")
