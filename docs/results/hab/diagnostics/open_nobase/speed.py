@@ -97,27 +97,34 @@ def steps(qs: list[np.ndarray], rates: np.ndarray) -> list[int]:
     ]
 
 
-rates = measure_rates()
-print("free-space joint rates (fraction of 0.0125 rad a step, the slower sign), all joints driven at once:")
-for j, v in zip(ARM_JOINTS, rates, strict=True):
-    print(f"  {j:20s} {v:.2f}")
-ones = np.ones(7)
-for kind in ("drawer", "fridge"):
-    env = make_env(f"open_{kind}", base_movement=False, spawn_rule="habitat2", split="train")
-    rows = {"nominal": [], "ours": [], "ours, rate-aware postures": []}
-    for seed in range(1, 21):
-        env.reset(seed=seed)
-        r = Robot(env)
-        plain = chain(r, kind, None)
-        rows["nominal"].append(steps(plain, ones))
-        rows["ours"].append(steps(plain, rates))
-        rows["ours, rate-aware postures"].append(steps(chain(r, kind, rates), rates))
-    env.close()
+def main() -> None:
+    rates = measure_rates()
     print(
-        f"\nopen_{kind}: steps rest -> shut handle + -> opened + -> rest radius = total (20 starts: mean, min-max)"
+        "free-space joint rates (fraction of 0.0125 rad a step, the slower sign), all joints driven at once:"
     )
-    for label, legs in rows.items():
-        a = np.array(legs)
-        tot = a.sum(1)
-        parts = " + ".join(f"{v:.0f}" for v in a.mean(0))
-        print(f"  {label:27s} {parts} = {tot.mean():.0f}   ({tot.min()}-{tot.max()}) of 200")
+    for j, v in zip(ARM_JOINTS, rates, strict=True):
+        print(f"  {j:20s} {v:.2f}")
+    ones = np.ones(7)
+    for kind in ("drawer", "fridge"):
+        env = make_env(f"open_{kind}", base_movement=False, spawn_rule="habitat2", split="train")
+        rows = {"nominal": [], "ours": [], "ours, rate-aware postures": []}
+        for seed in range(1, 21):
+            env.reset(seed=seed)
+            r = Robot(env)
+            plain = chain(r, kind, None)
+            rows["nominal"].append(steps(plain, ones))
+            rows["ours"].append(steps(plain, rates))
+            rows["ours, rate-aware postures"].append(steps(chain(r, kind, rates), rates))
+        env.close()
+        print(
+            f"\nopen_{kind}: steps rest -> shut handle + -> opened + -> rest radius = total (20 starts: mean, min-max)"
+        )
+        for label, legs in rows.items():
+            a = np.array(legs)
+            tot = a.sum(1)
+            parts = " + ".join(f"{v:.0f}" for v in a.mean(0))
+            print(f"  {label:27s} {parts} = {tot.mean():.0f}   ({tot.min()}-{tot.max()}) of 200")
+
+
+if __name__ == "__main__":
+    main()
