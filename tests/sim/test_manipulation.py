@@ -152,3 +152,21 @@ def test_object_in_a_drawer_rides_out_with_it() -> None:
     moved = np.linalg.norm(sim.object_pos("bowl") - start)
     assert moved == pytest.approx(sim.articulation("drawer_0"), abs=0.03)
     assert ("in", "bowl", "drawer_0") in facts(sim.scene_state())
+
+
+def test_full_arm_actions_move_the_joints_at_the_documented_fraction_of_the_commanded_rate() -> None:
+    # docs/simulator.md ("The arm's joints move slower than commanded"): the targets' lead cap (ARM_LEAD)
+    # lets a joint driven at full action move at these fractions of 0.0125 rad a step (pan, lift, upper-arm
+    # roll, elbow, forearm roll, wrist flex, wrist roll). A change to the cap or the servos must update them.
+    documented = np.array([0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35])
+    sim = floor_apple_sim()
+    mid = np.array([-0.5, -0.6, -1.13, -1.0, -1.2, -1.3, 0.0])  # away from every joint limit
+    for _ in range(80):
+        sim.step(np.clip((mid - sim.data.ctrl[sim._arm_u]) / 0.0125, -1.0, 1.0), -1.0, None)
+    for _ in range(10):
+        sim.step(np.ones(7), -1.0, None)
+    q0 = sim.data.qpos[sim._arm_q].copy()
+    for _ in range(20):
+        sim.step(np.ones(7), -1.0, None)
+    rates = (sim.data.qpos[sim._arm_q] - q0) / 20 / 0.0125
+    assert np.allclose(rates, documented, atol=0.05), np.round(rates, 2)
