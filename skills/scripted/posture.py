@@ -90,7 +90,7 @@ def nearest_posture(
     step each, so that change is what a joint-space move costs in steps (`solve_posture`'s pull toward rest
     costs 5-44% more on the legs of the arm-only opens: docs/results/hab/diagnostics/open_nobase/bound.txt).
     With `rates` (per joint, a fraction of that step) the change is counted in steps at those rates: each
-    joint's change divided by its rate (our joints move at 0.36-0.97 of it: `speed.py` there).
+    joint's change divided by its rate (our joints move at 0.35-0.97 of it: `speed.py` there).
 
     From `solve_posture`'s answer, damped least squares on the point with a null-space descent of the
     16-norm of the change (a smooth largest change); on a scratch copy of `d`.

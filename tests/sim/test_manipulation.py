@@ -14,6 +14,7 @@ from tpsrl.sim.mujoco.ik import arm_action_toward
 from tpsrl.sim.mujoco.layout import make_layout
 from tpsrl.sim.mujoco.layout import receptacles as L_receptacles
 from tpsrl.sim.mujoco.robot import CT_HELD
+from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
 from tpsrl.sim.symbolic import facts
 
@@ -162,11 +163,11 @@ def test_full_arm_actions_move_the_joints_at_the_documented_fraction_of_the_comm
     sim = floor_apple_sim()
     mid = np.array([-0.5, -0.6, -1.13, -1.0, -1.2, -1.3, 0.0])  # away from every joint limit
     for _ in range(80):
-        sim.step(np.clip((mid - sim.data.ctrl[sim._arm_u]) / 0.0125, -1.0, 1.0), -1.0, None)
+        sim.step(np.clip((mid - sim.data.ctrl[sim._arm_u]) / ARM_SCALE, -1.0, 1.0), -1.0, None)
     for _ in range(10):
         sim.step(np.ones(7), -1.0, None)
     q0 = sim.data.qpos[sim._arm_q].copy()
     for _ in range(20):
         sim.step(np.ones(7), -1.0, None)
-    rates = (sim.data.qpos[sim._arm_q] - q0) / 20 / 0.0125
+    rates = (sim.data.qpos[sim._arm_q] - q0) / 20 / ARM_SCALE
     assert np.allclose(rates, documented, atol=0.05), np.round(rates, 2)
