@@ -4,7 +4,7 @@
 # a cosine), from its weights, with its skill's preset (SHIPPED less _nobase) and OVERRIDES (a no-base skill's
 # settings: the Makefile's), into runs/dev/NAME; resumes when rerun. The sixty-seventh session: finetune.sh close_fridge fast_cf_ft 67 1000000 (14 min), then
 #   bash run.sh python -m skills.evaluate runs/dev/fast_cf_ft --episodes 200 --json | tail -1 > finetuned_close_fridge.json
-# (its weights: docs/results/runs/close_fridge_fastarm_ft/); open_drawer and open_fridge so (fast_open_*_ft); the no-base
+# (weights of each fine-tune: docs/results/runs/SHIPPED_fastarm_ft/); open_drawer and open_fridge so (fast_open_*_ft); the no-base
 # pick and place with their Makefile settings (NOBASE PICK16; NOBASE_HELD):
 #   finetune.sh pick_nobase fast_pick_nobase_ft 67 1000000 skill.base_movement=false skill.spawn_max_dist=1.0 engine.num_envs=16
 #   finetune.sh place_nobase fast_place_nobase_ft 67 1000000 skill.base_movement=false skill.spawn_max_dist=1.0 \
