@@ -16,6 +16,7 @@ for those postures, not a bound over every way to open.
 
 import math
 
+import mujoco
 import numpy as np
 
 from skills.registry import make_env
@@ -62,7 +63,7 @@ def opened_point(r: Robot, kind: str, p: np.ndarray, out: np.ndarray) -> np.ndar
 def chain(r: Robot, kind: str, rates: np.ndarray | None) -> list[np.ndarray]:
     b = r.b
     m, d = b.model, b.data
-    name = "drawer_0" if kind == "drawer" else "fridge"
+    name = r.env.task.marker
     out = front_axis(furniture(r, name))
     if kind == "drawer":
         on = b.handle_pos(name) + np.array([0.0, 0.0, ON_TOP])
@@ -80,8 +81,6 @@ def chain(r: Robot, kind: str, rates: np.ndarray | None) -> list[np.ndarray]:
 
 
 def _ee_at(r: Robot, q: np.ndarray) -> np.ndarray:
-    import mujoco
-
     m, d = r.b.model, r.b.data
     d2 = mujoco.MjData(m)
     d2.qpos[:] = d.qpos
