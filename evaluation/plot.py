@@ -34,8 +34,10 @@ def plot_stages(records: Records, path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(records), figsize=(5 * len(records), 4.6), squeeze=False)
-    for ax, (scenario, runs) in zip(axes[0], records.items(), strict=True):
+    fig, axes = plt.subplots(
+        2, len(records), figsize=(5 * len(records), 5.6), squeeze=False, height_ratios=(3.0, 1.0)
+    )
+    for ax, under, (scenario, runs) in zip(axes[0], axes[1], records.items(), strict=True):
         for r in runs:
             xs = range(len(r["stage_names"]))
             label = f"{r['agent']} (n={r['episodes']})"
@@ -45,8 +47,9 @@ def plot_stages(records: Records, path: Path) -> Path:
         ax.set_ylim(-0.02, 1.02)
         ax.set_ylabel("success rate")
         ax.grid(alpha=0.3)
-        if runs:  # below the panel, clear of the lines
-            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.28), frameon=False)
+        under.axis("off")  # the legend's own row below the panel, clear of the lines and the stage names
+        if runs:
+            under.legend(*ax.get_legend_handles_labels(), fontsize=7, loc="upper center", frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
