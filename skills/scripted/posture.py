@@ -120,6 +120,15 @@ def nearest_posture(
     return scratch.qpos[qadr].copy()
 
 
+def posed(m: mujoco.MjModel, d: mujoco.MjData, q: np.ndarray) -> mujoco.MjData:
+    """A scratch copy of `d` with the arm at `q` (kinematics only; the live state is not touched)."""
+    d2 = mujoco.MjData(m)
+    d2.qpos[:] = d.qpos
+    d2.qpos[_arm_indices(m)[0]] = q
+    mujoco.mj_kinematics(m, d2)
+    return d2
+
+
 def _rot_err(xmat: np.ndarray, axis: np.ndarray | None, rest_rot: np.ndarray) -> np.ndarray:
     """Rotation (axis x angle, world) taking the gripper toward `axis` (its x axis), else `rest_rot`."""
     R = xmat.reshape(3, 3)

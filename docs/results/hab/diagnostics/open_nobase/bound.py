@@ -22,7 +22,7 @@ import mujoco
 import numpy as np
 
 from skills.registry import make_env
-from skills.scripted.posture import REST, _arm_indices, base_to_world, nearest_posture, solve_posture
+from skills.scripted.posture import REST, base_to_world, nearest_posture, posed, solve_posture
 from skills.spawn import HABITAT2_ART_REGION, closed_handle
 from tpsrl.sim.mujoco import layout as L
 from tpsrl.sim.mujoco.robot import ARM_JOINTS
@@ -51,15 +51,6 @@ def to_base(p: np.ndarray, bx: float, by: float, yaw: float) -> np.ndarray:
     c, s = math.cos(yaw), math.sin(yaw)
     dx, dy = p[0] - bx, p[1] - by
     return np.array([c * dx + s * dy, -s * dx + c * dy, p[2]])
-
-
-def posed(m: mujoco.MjModel, d: mujoco.MjData, q: np.ndarray) -> mujoco.MjData:
-    """A scratch copy of `d` with the arm at `q` (kinematics only)."""
-    d2 = mujoco.MjData(m)
-    d2.qpos[:] = d.qpos
-    d2.qpos[_arm_indices(m)[0]] = q
-    mujoco.mj_kinematics(m, d2)
-    return d2
 
 
 def reach_err(m: mujoco.MjModel, d: mujoco.MjData, q: np.ndarray, cup: int, target: np.ndarray) -> float:

@@ -16,7 +16,7 @@ import mujoco
 import numpy as np
 
 from skills.registry import make_env
-from skills.scripted.posture import REST, _arm_indices, nearest_posture
+from skills.scripted.posture import REST, nearest_posture, posed
 from skills.spawn import closed_handle
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
@@ -51,16 +51,11 @@ def door_pts(q):  # points along the door panel's outer face, fridge frame
     return [(cx + c * 0.05 - s * (-a), cy + s * 0.05 + c * (-a)) for a in np.linspace(0, k.width, 12)]
 
 
-qadr, _, _ = _arm_indices(m)
 grip = m.site("robot0:grip").id
 
 
 def ee_base(q):
-    d2 = mujoco.MjData(m)
-    d2.qpos[:] = d.qpos
-    d2.qpos[qadr] = q
-    mujoco.mj_kinematics(m, d2)
-    return b.world_to_base(d2.site_xpos[grip].copy())
+    return b.world_to_base(posed(m, d, q).site_xpos[grip].copy())
 
 
 def cost(qa, qb):

@@ -16,7 +16,6 @@ for those postures, not a bound over every way to open.
 
 import math
 
-import mujoco
 import numpy as np
 
 from skills.registry import make_env
@@ -24,7 +23,7 @@ from skills.scripted.articulated import front_axis, furniture
 from skills.scripted.control import Robot
 from skills.scripted.drawer import ON_TOP
 from skills.scripted.fridge import HANDLE_FRONT, hinge
-from skills.scripted.posture import REST, nearest_posture
+from skills.scripted.posture import REST, nearest_posture, posed
 from tpsrl.sim.mujoco.robot import ARM_JOINTS
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
@@ -81,12 +80,7 @@ def chain(r: Robot, kind: str, rates: np.ndarray | None) -> list[np.ndarray]:
 
 
 def _ee_at(r: Robot, q: np.ndarray) -> np.ndarray:
-    m, d = r.b.model, r.b.data
-    d2 = mujoco.MjData(m)
-    d2.qpos[:] = d.qpos
-    d2.qpos[r._arm_q] = q
-    mujoco.mj_kinematics(m, d2)
-    return r.b.world_to_base(d2.site_xpos[r._grip_site].copy())
+    return r.b.world_to_base(posed(r.b.model, r.b.data, q).site_xpos[r._grip_site].copy())
 
 
 def steps(qs: list[np.ndarray], rates: np.ndarray) -> list[int]:
