@@ -46,7 +46,7 @@ REST_JOINT_TOL = 0.05  # rad: the reset-arm phase ends when every arm joint is t
 class AgentConfig:
     """How skills are chained in an episode."""
 
-    LEGACY: ClassVar[dict[str, Any]] = {"reapproach_retries": False}
+    LEGACY: ClassVar[dict[str, Any]] = {"reapproach_retries": False, "arm_speed": "capped"}
     """Fields added after evaluation runs were made, with the value those runs had (their config.json
     lacks the field); `saved_chain` fills them in."""
 
@@ -67,6 +67,10 @@ class AgentConfig:
     """Env steps per episode before it is cut off (HAB's monolithic cap is 3000; 20 calls x 250 exceed it)."""
     depth: int = 0
     """Head depth resolution of the episode env (0: none); learned skills with depth need theirs."""
+    arm_speed: str = "capped"
+    """How fast the episode env's arm joints follow full arm actions (`tpsrl.sim.backend.ARM_SPEEDS`):
+    "capped" (every shipped skill was trained so) or "fast". A learned skill trained under the other
+    speed runs under this one (the run says so when it starts)."""
     sample: bool = False
     """Learned skills sample their actions, as in training (seeded per episode), instead of acting on the
     mean. A skill that ends itself with the stop action can reach its goal and never call stop on the mean:
@@ -109,11 +113,13 @@ Observer = Callable[[RearrangeEnv, StepInfo], None]
 CallHook = Callable[[RearrangeEnv, EpisodeSpec, GroundedCall, EpisodeSpec], None]
 
 
-def make_episode_env(depth: int = 0) -> RearrangeEnv:
+def make_episode_env(depth: int = 0, arm_speed: str = "capped") -> RearrangeEnv:
     """The HAB episode env: full action space (arm, grip, base, stop), no step cap of its own."""
     dep = DepthSettings(mode="raycast", height=depth, width=depth) if depth else DepthSettings("none")
     obs = ("is_holding",) + (("head_depth",) if depth else ())
-    return RearrangeEnv(EnvConfig(observations=obs, depth=dep, max_steps=10**9, n_targets=1))
+    return RearrangeEnv(
+        EnvConfig(observations=obs, depth=dep, max_steps=10**9, n_targets=1, arm_speed=arm_speed)
+    )
 
 
 @dataclass

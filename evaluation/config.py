@@ -19,6 +19,7 @@ from omegaconf.errors import OmegaConfBaseException
 from evaluation.agent import AgentConfig
 from evaluation.episodes import SCENARIOS, scenario_names
 from evaluation.policies import AGENTS, DOMAIN_SKILLS
+from tpsrl.sim.backend import ARM_SPEEDS
 
 __all__ = ["ConfigError", "EvalConfig", "parse_overrides"]
 
@@ -95,8 +96,13 @@ class EvalConfig:
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name}: {getattr(self, name)} must be >= 0")
         for f in fields(AgentConfig):
-            if getattr(self.chain, f.name) < 0:
-                raise ConfigError(f"chain.{f.name}: {getattr(self.chain, f.name)} must be >= 0")
+            v = getattr(self.chain, f.name)
+            if not isinstance(v, str) and v < 0:
+                raise ConfigError(f"chain.{f.name}: {v} must be >= 0")
+        if self.chain.arm_speed not in ARM_SPEEDS:
+            raise ConfigError(
+                f"chain.arm_speed: {self.chain.arm_speed!r} not accepted; use one of {list(ARM_SPEEDS)}"
+            )
         if not (math.isfinite(self.chain.noise_scale) and self.chain.noise_scale > 0):
             raise ConfigError(f"chain.noise_scale: {self.chain.noise_scale} must be a finite number > 0")
 

@@ -48,7 +48,7 @@ class RunDirError(ValueError):
 
 # ------------------------------------------------------------------------------------------ workers
 _WORKER: dict[str, Any] = {}
-_ENVS: dict[tuple[str, int], RearrangeEnv] = {}
+_ENVS: dict[tuple[str, int, str], RearrangeEnv] = {}
 """This process's episode envs by (kind, head depth), made once: they outlive a run (see `_episode_env`)."""
 
 
@@ -68,13 +68,13 @@ def _init_worker(cfg: EvalConfig, run_dir: str) -> None:
     _WORKER.update(cfg=cfg, run_dir=Path(run_dir), agent=HierarchicalAgent(cfg.agent, sources, cfg.chain))
 
 
-def _episode_env(kind: str, depth: int) -> RearrangeEnv:
-    """This worker's episode env of `kind` rendering `depth`, made once. Keyed by the depth: a run in the
-    calling process (one process, or one episode) keeps its envs across runs, and a study's next agent
-    may see head depth where the one before did not."""
-    env = _ENVS.get((kind, depth))
+def _episode_env(kind: str, depth: int, arm_speed: str) -> RearrangeEnv:
+    """This worker's episode env of `kind` rendering `depth` with `arm_speed`, made once. Keyed by both: a
+    run in the calling process (one process, or one episode) keeps its envs across runs, and a study's
+    next agent may see head depth where the one before did not."""
+    env = _ENVS.get((kind, depth, arm_speed))
     if env is None:
-        env = _ENVS[(kind, depth)] = make_episode_env(depth)
+        env = _ENVS[(kind, depth, arm_speed)] = make_episode_env(depth, arm_speed)
     return env
 
 
@@ -88,25 +88,35 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
         from evaluation.video import VIDEO_DEPTH, EpisodeRecorder
 
         # A learned skill with depth needs the size it was trained on.
-        env, recorder = _episode_env("video_env", cfg.chain.depth or VIDEO_DEPTH), EpisodeRecorder()
+        depth = cfg.chain.depth or VIDEO_DEPTH
+        env, recorder = _episode_env("video_env", depth, cfg.chain.arm_speed), EpisodeRecorder()
     else:
-        env = _episode_env("env", cfg.chain.depth)
+        env = _episode_env("env", cfg.chain.depth, cfg.chain.arm_speed)
     result = agent.run(env, spec, cfg.scenario, index, observer=recorder)
     if recorder is not None:
         recorder.write(_WORKER["run_dir"] / "videos" / f"episode_{index:04d}.mp4")
     return result.to_dict()
 
 
-def _check_learned(sources: SkillSources, needed: tuple[str, ...]) -> dict[str, int]:
-    """Load every learned checkpoint the scenario needs once: a file of another skill fails here.
-    Returns the head depth size of each learned skill trained with depth."""
-    depths = {}
+def _check_learned(sources: SkillSources, needed: tuple[str, ...], arm_speed: str) -> dict[str, int]:
+    """Load every learned checkpoint the scenario needs once: a file of another skill fails here; a skill
+    trained under another arm speed than the episode's `arm_speed` is named on stderr (it runs under the
+    episode's). Returns the head depth size of each learned skill trained with depth."""
+    depths, other_speed = {}, {}
     for skill in needed:
         src = sources.sources.get(skill, "scripted")
         if src != "scripted":
-            d = load_skill_policy(src, skill=skill).config.depth
-            if d:
-                depths[skill] = d
+            config = load_skill_policy(src, skill=skill).config
+            if config.depth:
+                depths[skill] = config.depth
+            if config.arm_speed != arm_speed:
+                other_speed[skill] = config.arm_speed
+    if other_speed:
+        print(
+            f"tpsrl-eval: chain.arm_speed={arm_speed}; these learned skills were trained under another arm "
+            f"speed and run under {arm_speed}: {other_speed}",
+            file=sys.stderr,
+        )
     return depths
 
 
@@ -229,7 +239,8 @@ def prepare(cfg: EvalConfig) -> tuple[SkillSources, int]:
     sources = skill_sources(
         cfg.agent, cfg.scripted_skills, cfg.checkpoint_map, _needed(cfg), _checkpoint_dir(cfg)
     )
-    return sources, episode_depth(cfg.chain.depth, _check_learned(sources, _needed(cfg)))
+    learned = _check_learned(sources, _needed(cfg), cfg.chain.arm_speed)
+    return sources, episode_depth(cfg.chain.depth, learned)
 
 
 def evaluate(cfg: EvalConfig) -> tuple[dict[str, Any], Path]:

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
-from tpsrl.sim.backend import GRASPS, DepthSettings
+from tpsrl.sim.backend import ARM_SPEEDS, GRASPS, DepthSettings
 from tpsrl.sim.env import EnvConfig
 from tpsrl.sim.mujoco.objects import OBJECT_TYPES
 from tpsrl.sim.sensors import SENSORS
@@ -52,6 +52,7 @@ class SkillConfig:
         "spawn_rule": "within",
         "object_types": None,
         "grasp": "contact",
+        "arm_speed": "capped",
     }
     """Fields added after runs were trained, with the value those runs had (their checkpoints lack the
     field). Subclasses add their own; `skills.registry.legacy_values` merges them down the hierarchy."""
@@ -153,6 +154,10 @@ class SkillConfig:
     """How suction holds an object: "contact", where the cup touched it (the object's centre 0.06-0.16 m
     beyond the cup), or "centre", habitat-lab's grasp, its centre on the gripper (`tpsrl.sim.backend.GRASPS`;
     docs/simulator.md). A place episode starts with its object held so."""
+    arm_speed: str = "capped"
+    """How fast the arm's joints follow full arm actions: "capped", at 0.35-0.97 of HAB's commanded 0.0125 rad
+    a step (every shipped skill was trained so), or "fast", at 0.80-0.98 (wrist roll 0.35), a blocked arm
+    pressing harder (`tpsrl.sim.backend.ARM_SPEEDS`; docs/simulator.md)."""
     force_measure: str = "peak"
     """Force rule: the arm's contact force it reads each step: "peak", the largest single contact's normal
     force (HAB's RobotForce: the largest contact point's), or "sum", all the arm's contacts together
@@ -192,6 +197,10 @@ class SkillConfig:
         split_layouts(self.split)
         if self.grasp not in GRASPS:
             raise ValueError(f"skill.grasp: {self.grasp!r} not accepted; use one of {list(GRASPS)}")
+        if self.arm_speed not in ARM_SPEEDS:
+            raise ValueError(
+                f"skill.arm_speed: {self.arm_speed!r} not accepted; use one of {list(ARM_SPEEDS)}"
+            )
         if self.arm_control not in ARM_CONTROLS:
             raise ValueError(
                 f"skill.arm_control: {self.arm_control!r} not accepted; use one of {list(ARM_CONTROLS)}"
@@ -311,4 +320,5 @@ def env_config(cfg: SkillConfig, observations: tuple[str, ...], actions: tuple[s
         n_targets=1,
         grip_release=cfg.grip_release,
         grasp=cfg.grasp,
+        arm_speed=cfg.arm_speed,
     )

@@ -30,9 +30,9 @@ def reach_and_grasp(sim: MujocoBackend, point_fn, steps: int = 300) -> bool:
     return False
 
 
-def floor_apple_sim(depth: str = "none") -> MujocoBackend:
+def floor_apple_sim(depth: str = "none", arm_speed: str = "capped") -> MujocoBackend:
     """A sim in layout 0 with an apple on the floor 0.65 m ahead of the robot in open space."""
-    sim = MujocoBackend(DepthSettings(mode=depth))
+    sim = MujocoBackend(DepthSettings(mode=depth), arm_speed=arm_speed)
     objects = (
         ObjectPlacement("apple", "apple", (5.65, 3.0, 0.037)),
         ObjectPlacement("box", "cracker_box", (5.3, 2.5, 0.105)),

@@ -86,3 +86,16 @@ def test_an_object_still_leaving_the_gripper_collides_again_once_clear_even_if_a
     for _ in range(20):
         sim.step(np.zeros(7), 1.0, None)
     assert sim.held == "apple" and _gap(sim, "box") > 0.35 and sim.model.geom_contype[box] != CT_HELD
+
+
+def test_an_unknown_arm_speed_names_the_field_and_the_skill_config_sets_it() -> None:
+    with pytest.raises(ValueError, match=r"arm_speed: 'slow' not accepted"):
+        MujocoBackend(DepthSettings(mode="none"), arm_speed="slow")
+    with pytest.raises(ValueError, match=r"env\.arm_speed: 'slow' not accepted"):
+        EnvConfig(arm_speed="slow")
+    with pytest.raises(ValueError, match=r"skill\.arm_speed: 'slow' not accepted"):
+        make_env("pick", arm_speed="slow")
+    for speed in ("capped", "fast"):
+        env = make_env("open_fridge", arm_speed=speed, seed=0)
+        assert env.backend.arm_speed == speed
+        env.close()

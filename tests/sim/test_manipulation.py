@@ -155,12 +155,21 @@ def test_object_in_a_drawer_rides_out_with_it() -> None:
     assert ("in", "bowl", "drawer_0") in facts(sim.scene_state())
 
 
-def test_full_arm_actions_move_the_joints_at_the_documented_fraction_of_the_commanded_rate() -> None:
-    # docs/simulator.md ("The arm's joints move slower than commanded"): the targets' lead cap (ARM_LEAD)
-    # lets a joint driven at full action move at these fractions of 0.0125 rad a step (pan, lift, upper-arm
-    # roll, elbow, forearm roll, wrist flex, wrist roll). A change to the cap or the servos must update them.
-    documented = np.array([0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35])
-    sim = floor_apple_sim()
+@pytest.mark.parametrize(
+    ("arm_speed", "documented"),
+    [
+        ("capped", [0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35]),
+        ("fast", [0.98, 0.97, 0.98, 0.94, 0.82, 0.80, 0.35]),
+    ],
+)
+def test_full_arm_actions_move_the_joints_at_the_documented_fraction_of_the_commanded_rate(
+    arm_speed: str, documented: list[float]
+) -> None:
+    # docs/simulator.md ("The arm's joints move slower than commanded"): each arm speed's lead caps
+    # (robot.ARM_LEADS) let a joint driven at full action move at these fractions of 0.0125 rad a step (pan,
+    # lift, upper-arm roll, elbow, forearm roll, wrist flex, wrist roll). A change to the caps or the servos
+    # must update them.
+    sim = floor_apple_sim(arm_speed=arm_speed)
     mid = np.array([-0.5, -0.6, -1.13, -1.0, -1.2, -1.3, 0.0])  # away from every joint limit
     for _ in range(80):
         sim.step(np.clip((mid - sim.data.ctrl[sim._arm_u]) / ARM_SCALE, -1.0, 1.0), -1.0, None)

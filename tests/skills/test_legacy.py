@@ -39,6 +39,7 @@ def test_legacy_values_merge_down_the_config_hierarchy() -> None:
         "spawn_rule": "within",
         "object_types": None,
         "grasp": "contact",
+        "arm_speed": "capped",
         "start_bank": "",
         "start_bank_prob": 0.0,
         "arm_out_penalty": 0.0,

@@ -42,6 +42,14 @@ GRASPS = ("contact", "centre")
 site (its orientation kept), passing through the gripper and ignoring the robot until, let go, it is its
 own largest size away from the gripper (habitat-lab's rule for a released object)."""
 
+ARM_SPEEDS = ("capped", "fast")
+"""How far an arm joint's position target may lead the joint (`MujocoSim.arm_speed`), which sets how fast
+a joint driven at full action moves (HAB commands 0.0125 rad a step): "capped", the lead caps every
+shipped skill was trained with (the joints move at 0.35-0.97 of that rate; a blocked arm presses with a
+median 114 N); "fast", six of the seven caps widened so those joints move at 0.80-0.98 of it (wrist roll
+stays at 0.35; a blocked arm presses with a median 180 N). docs/simulator.md, "The arm's joints move
+slower than commanded"."""
+
 
 @runtime_checkable
 class SimBackend(Protocol):

@@ -15,7 +15,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .backend import GRASPS, DepthSettings, SimBackend, make_backend
+from .backend import ARM_SPEEDS, GRASPS, DepthSettings, SimBackend, make_backend
 from .episode import EpisodeSpec, EpisodeSpecError, PlacementError
 from .sensors import ACTION_SIZES, ACTIONS, ARM_ACTIONS, SENSORS, SensorContext, goal_joint
 from .task import FreeTask, FreeTaskConfig, Task, TaskStep, make_task, scale_terms
@@ -55,6 +55,10 @@ class EnvConfig:
     grasp: str = "contact"
     """How suction holds an object: "contact" (where the cup touched it) or "centre" (habitat-lab's grasp:
     its centre on the gripper; `tpsrl.sim.backend.GRASPS`)."""
+    arm_speed: str = "capped"
+    """How fast the arm's joints follow full arm actions: "capped" (0.35-0.97 of HAB's commanded rate, what
+    every shipped skill was trained with) or "fast" (0.80-0.98, wrist roll 0.35;
+    `tpsrl.sim.backend.ARM_SPEEDS`)."""
     # The free task's episode choice, kept here so plain `EnvConfig(...)` configs still work; a
     # task built from the registry carries these in its own config instead.
     clutter: tuple[int, int] = (0, 10)
@@ -86,6 +90,8 @@ class EnvConfig:
             raise ValueError(f"env.grip_release: {self.grip_release} must be >= 0")
         if self.grasp not in GRASPS:
             raise ValueError(f"env.grasp: {self.grasp!r} not accepted; use one of {list(GRASPS)}")
+        if self.arm_speed not in ARM_SPEEDS:
+            raise ValueError(f"env.arm_speed: {self.arm_speed!r} not accepted; use one of {list(ARM_SPEEDS)}")
         if self.n_targets < 0:
             raise ValueError(f"env.n_targets: {self.n_targets} must be >= 0")
         if len(self.clutter) != 2 or not 0 <= self.clutter[0] <= self.clutter[1]:
@@ -113,7 +119,9 @@ class RearrangeEnv(gym.Env):
         self.cfg = config if isinstance(config, EnvConfig) else EnvConfig(**(config or {}))
         self.task: Task = task or FreeTask(_free_config(self.cfg))
         self.render_mode = render_mode
-        self.backend: SimBackend = make_backend(self.cfg.backend, depth=self.cfg.depth, grasp=self.cfg.grasp)
+        self.backend: SimBackend = make_backend(
+            self.cfg.backend, depth=self.cfg.depth, grasp=self.cfg.grasp, arm_speed=self.cfg.arm_speed
+        )
         self._slices: dict[str, slice] = {}
         start = 0
         for a in self.cfg.active_actions:

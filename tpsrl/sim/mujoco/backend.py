@@ -17,10 +17,12 @@ from .sim import MujocoSim
 class MujocoBackend(MujocoSim):
     """MuJoCo simulator plus episode sampling and the symbolic scene state."""
 
-    def __init__(self, depth: DepthSettings | dict | None = None, grasp: str = "contact") -> None:
+    def __init__(
+        self, depth: DepthSettings | dict | None = None, grasp: str = "contact", arm_speed: str = "capped"
+    ) -> None:
         if isinstance(depth, dict):
             depth = DepthSettings(**depth)
-        super().__init__(depth, grasp)
+        super().__init__(depth, grasp, arm_speed)
 
     def rules(self) -> EpisodeRules:
         return self._rules

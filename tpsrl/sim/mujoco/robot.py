@@ -48,6 +48,13 @@ BASE_MAX_EFFORT = (3000.0, 3000.0, 600.0)
 # Arm joint targets lead the joints by at most this (rad; pan, lift, roll, elbow, roll, wrist, roll): no
 # wind-up against obstacles, and a blocked arm presses with < 100 N (measured) instead of 170-380 N.
 ARM_LEAD = (0.05, 0.05, 0.08, 0.05, 0.1, 0.1, 0.2)
+# The caps of each arm speed (tpsrl.sim.backend.ARM_SPEEDS): "fast" scales pan x1.75, lift x1.3, upper-arm
+# roll x1.05, elbow x1.8, forearm roll and wrist flex x2.3 (wrist roll, limited by its gain, unchanged), so
+# that those joints move at 0.80-0.98 of HAB's commanded rate (docs/results/hab/diagnostics/arm_speed/).
+ARM_LEADS = {
+    "capped": ARM_LEAD,
+    "fast": tuple(float(v) for v in np.asarray(ARM_LEAD) * [1.75, 1.3, 1.05, 1.8, 2.3, 2.3, 1.0]),
+}
 # The base's contact softness (time constant, damping ratio): a 120 kg base stopped by a wall within
 # ~50 ms instead of ~20 ms, so the impact force is that of a bumper, not of a rigid crash.
 BASE_SOLREF = "0.05 1"

@@ -11,7 +11,7 @@ import math
 import mujoco
 import numpy as np
 
-from ..backend import GRASPS, DepthSettings
+from ..backend import ARM_SPEEDS, GRASPS, DepthSettings
 from ..episode import EpisodeRules, EpisodeSpec, validate_episode
 from . import layout as L
 from .depth import GLDepth, RangeRing, RayCastDepth
@@ -20,7 +20,7 @@ from .objects import OBJECT_TYPES, object_type
 from .overlap import bad_state_count, check_initial_state
 from .robot import (
     ARM_JOINTS,
-    ARM_LEAD,
+    ARM_LEADS,
     BASE_JOINTS,
     BASE_KV,
     BASE_LEAD,
@@ -70,11 +70,17 @@ def _arm_ranges() -> tuple[tuple[float, float], ...]:
 class MujocoSim:
     """One simulated apartment with the Fetch robot. Reset with an `EpisodeSpec`, then `step`."""
 
-    def __init__(self, depth: DepthSettings | None = None, grasp: str = "contact") -> None:
+    def __init__(
+        self, depth: DepthSettings | None = None, grasp: str = "contact", arm_speed: str = "capped"
+    ) -> None:
         if grasp not in GRASPS:
             raise ValueError(f"grasp: {grasp!r} not accepted; use one of {list(GRASPS)}")
+        if arm_speed not in ARM_SPEEDS:
+            raise ValueError(f"arm_speed: {arm_speed!r} not accepted; use one of {list(ARM_SPEEDS)}")
         self.depth_settings = depth or DepthSettings()
         self.grasp = grasp
+        self.arm_speed = arm_speed
+        self._arm_lead = np.asarray(ARM_LEADS[arm_speed])
         # an object let go under the "centre" grasp, not yet clear: (name, body, distance that clears it)
         self._leaving: tuple[str, int, float] | None = None
         self.model: mujoco.MjModel | None = None
@@ -191,11 +197,12 @@ class MujocoSim:
         """
         m, d = self.model, self.data
         if arm is not None:
-            # Targets may lead the joints by at most ARM_LEAD: a blocked arm presses with a bounded
-            # torque (kp x lead, within the effort limit) and moves away at once when told to.
+            # Targets may lead the joints by at most the arm speed's caps (robot.ARM_LEADS): a blocked arm
+            # presses with a bounded torque (kp x lead, within the effort limit) and moves away at once
+            # when told to.
             q_arm = d.qpos[self._arm_q]
             target = d.ctrl[self._arm_u] + ARM_SCALE * np.clip(arm, -1.0, 1.0)
-            lead = np.asarray(ARM_LEAD)
+            lead = self._arm_lead
             target = np.clip(target, q_arm - lead, q_arm + lead)
             d.ctrl[self._arm_u] = np.clip(target, self._arm_lo, self._arm_hi)
         q = d.qpos[self._base_q]
@@ -247,7 +254,7 @@ class MujocoSim:
         Damped least squares on the EE position Jacobian. `from_joints`: the new joint targets are the
         joints plus the step (repeated calls toward a point do not wind the targets up, but the servos'
         lag makes motion slow); otherwise the step is added to the current targets, like `arm_action`
-        (full speed; the targets' lead over the joints stays bounded by ARM_LEAD in `step`).
+        (full speed; the targets' lead over the joints stays bounded by the arm speed's caps in `step`).
         """
         m, d = self.model, self.data
         jacp = np.zeros((3, m.nv))

@@ -1,7 +1,7 @@
 """How fast our arm's joints really move, and what that makes of the arm-only opens' step counts.
 
 `bound.py` counts steps at HAB's 0.0125 rad a step on every joint. Our simulator caps how far a joint's
-target may lead the joint (`tpsrl.sim.mujoco.robot.ARM_LEAD`, bounding the force of a blocked arm), so a
+target may lead the joint (`tpsrl.sim.mujoco.robot.ARM_LEADS`, bounding the force of a blocked arm), so a
 joint driven at full action moves at a fraction of that rate. (1) The rates: the arm settled at a mid
 posture, every joint driven at +1 (then -1) for 30 steps, the mean change a step over the last 20 as a
 fraction of 0.0125 rad. (2) Over 20 starts of Habitat 2.0's open/close spawn (train split, seeds 1-20) the
@@ -32,8 +32,10 @@ MID = np.array([-0.5, -0.6, -1.13, -1.0, -1.2, -1.3, 0.0])  # away from every jo
 OPENED = {"drawer": 0.40, "fridge": 1.2208 - 0.05}  # HAB's success openings (target less 0.05)
 
 
-def measure_rates() -> np.ndarray:
-    env = make_env("open_fridge", base_movement=False, spawn_rule="habitat2", split="train")
+def measure_rates(arm_speed: str = "capped") -> np.ndarray:
+    env = make_env(
+        "open_fridge", base_movement=False, spawn_rule="habitat2", split="train", arm_speed=arm_speed
+    )
     rates = np.full(7, np.inf)
     for sign in (1.0, -1.0):
         env.reset(seed=1)

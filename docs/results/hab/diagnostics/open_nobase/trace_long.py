@@ -4,7 +4,9 @@ the steps the opening first passes each mark (the last mark is the success openi
 0.05), the step it lets go after that, and at the end the opening and the EE's distance from rest (success
 needs it under 0.15 m, and stop).
 
-    python docs/results/hab/diagnostics/open_nobase/trace_long.py SKILL POLICY EPISODES MAX_STEPS
+    python docs/results/hab/diagnostics/open_nobase/trace_long.py SKILL POLICY EPISODES MAX_STEPS [ARM_SPEED]
+
+ARM_SPEED (`skill.arm_speed`): the policy's own unless given.
 """
 
 import sys
@@ -16,7 +18,10 @@ from skills.terms import ee_rest_dist
 skill, path, n, max_steps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 marks = {"open_drawer": (0.2, 0.3, 0.40), "open_fridge": (0.6, 0.9, 1.1708)}[skill]
 pol = load_skill_policy(path, skill=skill)
-env = make_env(skill, base_movement=False, spawn_rule="habitat2", split="heldout", max_steps=max_steps)
+speed = {"arm_speed": sys.argv[5]} if len(sys.argv) > 5 else {"arm_speed": pol.config.arm_speed}
+env = make_env(
+    skill, base_movement=False, spawn_rule="habitat2", split="heldout", max_steps=max_steps, **speed
+)
 for ep in range(n):
     obs, _ = env.reset(seed=5000 + ep)
     pol.reset(env)
