@@ -28,9 +28,11 @@ from evaluation.episodes import episode_file
 from evaluation.metrics import EpisodeResult, summarize, summary_table
 from evaluation.policies import CHECKPOINT_DIR, MissingCheckpointError, SkillSources, skill_sources
 from skills.learned import SkillCheckpointError, load_skill_policy
+from skills.registry import task_class
 from tpsrl.engine.inference import single_thread_acting
 from tpsrl.sim.env import RearrangeEnv
 from tpsrl.sim.episode import EpisodeSpec, EpisodeSpecError, load_episodes
+from tpsrl.sim.sensors import ARM_ACTIONS
 
 __all__ = ["evaluate", "main", "run_directory"]
 
@@ -100,8 +102,8 @@ def _run_episode(index: int, spec_json: str) -> dict[str, Any]:
 
 def _check_learned(sources: SkillSources, needed: tuple[str, ...], arm_speed: str) -> dict[str, int]:
     """Load every learned checkpoint the scenario needs once: a file of another skill fails here; a skill
-    trained under another arm speed than the episode's `arm_speed` is named on stderr (it runs under the
-    episode's). Returns the head depth size of each learned skill trained with depth."""
+    that moves the arm, trained under another arm speed than the episode's `arm_speed`, is named on stderr
+    (it runs under the episode's). Returns the head depth size of each learned skill trained with depth."""
     depths, other_speed = {}, {}
     for skill in needed:
         src = sources.sources.get(skill, "scripted")
@@ -109,7 +111,8 @@ def _check_learned(sources: SkillSources, needed: tuple[str, ...], arm_speed: st
             config = load_skill_policy(src, skill=skill).config
             if config.depth:
                 depths[skill] = config.depth
-            if config.arm_speed != arm_speed:
+            moves_arm = set(ARM_ACTIONS) & set(task_class(skill)(config).env_config().actions)
+            if moves_arm and config.arm_speed != arm_speed:
                 other_speed[skill] = config.arm_speed
     if other_speed:
         print(
