@@ -51,7 +51,8 @@ class RunDirError(ValueError):
 # ------------------------------------------------------------------------------------------ workers
 _WORKER: dict[str, Any] = {}
 _ENVS: dict[tuple[str, int, str], RearrangeEnv] = {}
-"""This process's episode envs by (kind, head depth), made once: they outlive a run (see `_episode_env`)."""
+"""This process's episode envs by (kind, head depth, arm speed), made once: they outlive a run (see
+`_episode_env`)."""
 
 
 def _checkpoint_dir(cfg: EvalConfig) -> Path:
