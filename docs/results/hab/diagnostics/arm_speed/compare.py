@@ -1,6 +1,6 @@
-"""Side by side: each shipped skill with today's arm and with the fast one (`arm_speed=fast`; evaluate.sh's JSONs), the
-same 200 held-out episodes, with the episodes each alone succeeded in and the exact McNemar p-value; a
-fine-tuned run's JSON (finetuned_SKILL.json) beside its skill."""
+"""Side by side: each shipped skill with today's arm and with the fast one (`arm_speed=fast`; evaluate.sh's
+JSONs), the same 200 held-out episodes, with the episodes each alone succeeded in and the exact McNemar
+p-value; a fine-tuned run's JSON (finetuned_SKILL.json) beside its skill."""
 
 import json
 import math
@@ -22,7 +22,8 @@ def pct(r: dict) -> str:
 
 
 print(
-    "| skill | today's arm (capped) | fast arm (0.80-0.98 of HAB's rate) | gained / lost | p | failures (fast arm) |"
+    "| skill | today's arm (capped) | fast arm (0.80-0.98 of HAB's rate) | gained / lost | p "
+    "| failures (fast arm) |"
 )
 print("|---|---|---|---|---|---|")
 for today in sorted(HERE.glob("today_*.json")):
@@ -39,6 +40,6 @@ for today in sorted(HERE.glob("today_*.json")):
         lost = sum(1 for u, v in zip(b["outcomes"], c["outcomes"], strict=True) if u and not v)
         trained = c["env_steps_trained"] - a["env_steps_trained"]
         print(
-            f"| {k}, fine-tuned {trained:,} steps under the fast arm | | {pct(c)} | {g} / {lost} (against the "
-            f"shipped, fast arm) | {mcnemar(g, lost):.2g} | {c['failures']} |"
+            f"| {k}, fine-tuned {trained:,} steps under the fast arm | | {pct(c)} | {g} / {lost} "
+            f"(against the shipped, fast arm) | {mcnemar(g, lost):.2g} | {c['failures']} |"
         )

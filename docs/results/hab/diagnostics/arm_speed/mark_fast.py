@@ -1,10 +1,11 @@
-"""Records `arm_speed: fast` in the skill config of the sixty-seventh session's fine-tunes under the faster arm
-(docs/results/runs/*_fastarm_ft/): they were trained with a sitecustomize that scaled the simulator's lead caps
-to what `skill.arm_speed=fast` sets now (the same caps; their evaluations reproduce outcome for outcome), so
-their files said nothing of it and loaded as "capped". The weights are untouched; the file's `shipped` record
-gains a line saying so. Rerunning changes nothing.
+"""Records `arm_speed: fast` in the skill config of the sixty-seventh session's fine-tunes under the faster
+arm (docs/results/runs/*_fastarm_ft/): they were trained with a sitecustomize that scaled the simulator's lead
+caps to what `skill.arm_speed=fast` sets now (the same caps; their evaluations reproduce outcome for outcome),
+so their files said nothing of it and loaded as "capped". The weights are untouched; the file's `shipped`
+record gains a line saying so. Rerunning changes nothing.
 
     python docs/results/hab/diagnostics/arm_speed/mark_fast.py
+
 """
 
 from pathlib import Path

@@ -1,5 +1,5 @@
-"""The arm's free-space joint rates in the simulator (`speed.py`'s measurement), as fractions of HAB's 0.0125 rad
-a step, under each arm speed (`skill.arm_speed`): `python rates.py`."""
+"""The arm's free-space joint rates in the simulator (`speed.py`'s measurement), as fractions of HAB's 0.0125
+rad a step, under each arm speed (`skill.arm_speed`): `python rates.py`."""
 
 import runpy
 from pathlib import Path

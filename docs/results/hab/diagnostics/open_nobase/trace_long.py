@@ -18,9 +18,14 @@ from skills.terms import ee_rest_dist
 skill, path, n, max_steps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 marks = {"open_drawer": (0.2, 0.3, 0.40), "open_fridge": (0.6, 0.9, 1.1708)}[skill]
 pol = load_skill_policy(path, skill=skill)
-speed = {"arm_speed": sys.argv[5]} if len(sys.argv) > 5 else {"arm_speed": pol.config.arm_speed}
+arm_speed = sys.argv[5] if len(sys.argv) > 5 else pol.config.arm_speed
 env = make_env(
-    skill, base_movement=False, spawn_rule="habitat2", split="heldout", max_steps=max_steps, **speed
+    skill,
+    base_movement=False,
+    spawn_rule="habitat2",
+    split="heldout",
+    max_steps=max_steps,
+    arm_speed=arm_speed,
 )
 for ep in range(n):
     obs, _ = env.reset(seed=5000 + ep)
