@@ -3,7 +3,9 @@
 # to 0, the shipped pick's settings and banks) under arm speed SPEED with run seed SEED, into
 # runs/dev/SPEED_pick_ft_sSEED (~13 min on 2 cores); its own task on the table's 200 held-out episodes under SPEED
 # (pick_SPEED_sSEED.json here) and NoNav's first pick (nonav.sh ... SPEED_pick_ft_sSEED SPEED, ~7 min).
-# The sixty-eighth session: pick_seed.sh fast 69; pick_seed.sh capped 69 (the second seed of each arm).
+# The sixty-eighth session: pick_seed.sh fast 69; pick_seed.sh capped 69 (the second seed of each arm); the capped
+# one on seeds 50-59 too: SEEDS="50 ... 59" nonav.sh runs/eval68/nonav50 capped_pick_ft_s69 capped checkpoints=pick:...
+# beside the shipped (nonav50/, capped_s69.txt).
 speed=$1 seed=$2
 source .venv/bin/activate
 export MUJOCO_GL=egl
