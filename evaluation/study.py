@@ -98,9 +98,11 @@ def _label(agent: str, scenario: str, scripted: list[str], checkpoints: str = ""
         domain = DOMAIN_SKILLS[AGENTS[agent].domain]
         learned = [k for k in SCENARIO_SKILLS[scenario] if k in domain and k not in scripted]
         label = f"{agent} (learned: {','.join(learned) or 'none'}; rest scripted)"
-    taken = [x.strip().split(":", 1) for x in checkpoints.split(",") if x.strip()]
+    taken = EvalConfig(checkpoints=checkpoints).checkpoint_map
     if taken:
-        label += " [" + "; ".join(f"{k}: {Path(p).parent.name}/{Path(p).name}" for k, p in taken) + "]"
+        label += (
+            " [" + "; ".join(f"{k}: {Path(p).parent.name}/{Path(p).name}" for k, p in taken.items()) + "]"
+        )
     return label
 
 
