@@ -1,8 +1,9 @@
 #!/bin/bash
 # finetune_pick_place.sh: the with-base pick and place fine-tuned under the fast arm (the sixty-eighth session), each
-# with its shipped file's own settings and start banks (docs/results/starts/): pick 1.0M steps (finetune.sh,
-# runs/dev/fast_pick_ft, ~13 min on 2 cores); place 1.0M (runs/dev/fast_place_ft, ~11 min), then 1.5M more from
-# there (runs/dev/fast_place_ft2, ~25 min), both at 1e-4 decayed to 0 by a cosine. Resumes when rerun. Then e.g.
+# with its shipped file's own settings and start banks (docs/results/starts/): pick 1.0M steps (pick_seed.sh,
+# runs/dev/fast_pick_ft, ~13 min on 2 cores, then its evaluation and NoNav's first pick); place 1.0M
+# (runs/dev/fast_place_ft, ~11 min), then 1.5M more from there (runs/dev/fast_place_ft2, ~25 min), both at 1e-4
+# decayed to 0 by a cosine. Resumes when rerun. Then e.g.
 #   python -m skills.ship runs/dev/fast_place_ft2 --dir docs/results/runs/place_fastarm_ft
 #   python -m skills.evaluate docs/results/runs/place_fastarm_ft/place.pt --episodes 200 --json | tail -1 > finetuned_place.json
 D=docs/results/hab/diagnostics/arm_speed
@@ -13,10 +14,7 @@ PLACE=(skill.arm_control=ee skill.force_measure=sum skill.grip_init_mean=2.0 pol
   skill.drop_penalty=2.0 skill.start_bank_prob=0.5 skill.shut_tol=0.25 "skill.goal_receptacles=$GOALS"
   "skill.observations=[held_goal_sensor,joint,is_holding,relative_resting_position]"
   "skill.start_bank='$S/place_detour_train.json,$S/place_nav_train.json,$S/place_chain_train.json'")
-bash $D/finetune.sh pick fast_pick_ft 68 1000000 skill.force_measure=peak skill.depth=16 policy.image_encoder=flat \
-  ppo.obs_stats_until=500000 skill.detour_reward=true skill.grip_init_mean=3.0 skill.spawn_clearance=0.32 \
-  skill.near_furniture_prob=0.5 skill.start_bank_prob=0.6 \
-  "skill.start_bank='$S/pick_nonav_first_train.json,$S/pick_nonav_first_train.json,$S/pick_nonav_first_train.json,$S/pick_fridge_train.json'"
+bash $D/pick_seed.sh fast 68 fast_pick_ft finetuned_pick.json
 bash $D/finetune.sh place fast_place_ft 68 1000000 "${PLACE[@]}"
 d=runs/dev/fast_place_ft2
 r=$(test -f $d/checkpoints/latest.pt && echo run.resume=true || true)
