@@ -14,5 +14,5 @@ for s in tidy_house prepare_groceries set_table; do
   tpsrl-eval scenario=$s agent=tp_srl episodes=100 processes=2 progress=false out_dir=$out chain.arm_speed=fast \
     checkpoints=${ck%,} > /dev/null
   run=$(ls -d $out/$s-tp_srl-* | tail -1)
-  python -m evaluation.compare $run docs/results/hab/$s-tp_srl-0054 | tail -3
+  python -m evaluation.compare $run docs/results/hab/earlier/$s-tp_srl-0054-pick-depth-s78 | tail -3
 done
