@@ -1,6 +1,6 @@
-"""The pick s69 against s78 over all 2200 episodes: the table's 200 (arm_speed/pick_capped_s69.json and
-arm_speed/today_pick.json, both by the checkpoints' own peak force rule) and the ten sets of s69_ten_sets.json;
-exact McNemar on the pairs. `python docs/results/hab/diagnostics/ship_s69/pooled.py`"""
+"""The pick s69 (shipped for part of the sixty-ninth session) against s78 over all 2200 episodes: the table's
+200 (arm_speed/pick_capped_s69.json and arm_speed/today_pick.json, both by the checkpoints' own peak force
+rule) and the ten sets of s69_ten_sets.json; exact McNemar on the pairs. `python docs/results/hab/diagnostics/ship_s69/pooled.py`"""
 
 import json
 from pathlib import Path
