@@ -14,3 +14,6 @@ N=docs/results/hab/diagnostics/arm_speed/nonav.sh
 SEEDS="60 61 62 63 64 65 66 67 68 69" bash $N runs/eval69/nonav60 shipped_s69 capped
 SEEDS="60 61 62 63 64 65 66 67 68 69" bash $N runs/eval69/nonav60 s83 capped checkpoints=pick:$P
 python docs/results/hab/diagnostics/arm_speed/nonav.py runs/eval69/nonav60 shipped_s69 s83 > $D/s83_nonav60.txt
+# Then s78 (shipped before both) on the same seeds, the sixty-ninth session's last run (s78_nonav60.txt):
+SEEDS="60 61 62 63 64 65 66 67 68 69" bash $N runs/eval69/nonav60 s78 capped checkpoints=pick:docs/results/runs/pick_depth_held_s78/pick.pt
+python docs/results/hab/diagnostics/arm_speed/nonav.py runs/eval69/nonav60 s78 s83 > $D/s78_nonav60.txt
