@@ -6,8 +6,8 @@ every start and goal within the arm's measured reach (`skills.spawn.reachable_fr
 container open as the skill would leave it) and spawns the robot collision-free anywhere in the free
 space; each drafted episode is loaded into the simulator once and drafted again if two bodies start
 overlapping there (the base sampler's footprints leave out, e.g., the fridge handle: Tidy House seed 74's
-episode 85 put the robot 4 cm into it). `generate_episodes(scenario, n, seed)` is deterministic; `save_episodes` / `load_episodes`
-(`tpsrl.sim.episode`) write and read the JSON list.
+episode 85 put the robot 4 cm into it). `generate_episodes(scenario, n, seed)` is deterministic;
+`save_episodes` / `load_episodes` (`tpsrl.sim.episode`) write and read the JSON list.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/bin/bash
-# evaluate.sh NAME: run.sh's evaluations done faster, as the sixty-ninth session ran them once its stage had finished
-# (run.sh stopped there): runs/dev/NAME alone on the 2200 (~9 min), paired with s83's outcomes by pair.py, beside
-# NoNav's single-attempt first pick on seeds 70-79 for s83 and NAME (~7 min each).
+# evaluate.sh NAME: runs/dev/NAME (run.sh's stage) alone on the pick's 2200 held-out episodes (~9 min), paired
+# with s83's outcomes there by pair.py, beside NoNav's single-attempt first pick on seeds 70-79 for s83 and NAME
+# (arm_speed/nonav.sh; ~7 min each).
 name=$1
 source .venv/bin/activate
 export MUJOCO_GL=egl
