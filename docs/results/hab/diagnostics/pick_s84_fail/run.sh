@@ -1,0 +1,30 @@
+#!/bin/bash
+# run.sh SEED: one more round of pick_s83_fail/run.sh's recipe, from s84 (shipped in the seventieth session): a bank
+# of the training-layout episodes s84 fails (4000 from seed 7100000, a set neither s83's bank nor s84 saw; kept as
+# docs/results/starts/pick_s84_failed_train.json), then 1.2M steps from s84 with the same stage (the bank twice
+# beside NoNav's first-pick bank twice and the fridge bank once at 0.45) into runs/dev/pick_s84_fail_sSEED
+# (resumes when rerun); then the pick's 2200 held-out episodes paired with s84's outcomes there
+# (pick_s83_fail/pick_s83_fail_s84_2200.json), and NoNav's single-attempt first pick on seeds 80-89 (never used
+# before) for s84 and the new pick, compared episode by episode.
+seed=$1
+source .venv/bin/activate
+export MUJOCO_GL=egl
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
+D=docs/results/hab/diagnostics/pick_s84_fail
+P=docs/results/runs/pick_s83_fail_s84/pick.pt
+N=docs/results/hab/diagnostics/arm_speed/nonav.sh
+f=$STARTS/pick_s84_failed_train.json
+test -f $f || python -m skills.starts --task pick --set near_furniture_prob=0.5 --set spawn_clearance=0.32 \
+  --split train --episodes 4000 --seed 7100000 --failures-of $P --out $f
+name=pick_s84_fail_s$seed
+pick_stage $name $P 1200000 "$f,$f,$NONAV_BANK,$NONAV_BANK,$FRIDGE_BANK" 0.45 $seed skill.force_measure=peak \
+  ppo.obs_stats_until=500000 $(test -f runs/dev/$name/checkpoints/latest.pt && echo run.resume=true)
+[ -s $D/${name}_2200.json ] || python -m skills.evaluate runs/dev/$name --episodes 200 \
+  --seed 1000000,2000000,3000000,4000000,5000000,6000000,8000000,9000000,10000000,11000000,12000000 \
+  --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/${name}_2200.json
+python docs/results/hab/diagnostics/pick_s83_fail/pair.py $D/${name}_2200.json \
+  docs/results/hab/diagnostics/pick_s83_fail/pick_s83_fail_s84_2200.json > $D/${name}_2200.txt
+SEEDS="80 81 82 83 84 85 86 87 88 89" bash $N runs/eval70/nonav80 s84 capped checkpoints=pick:$P
+SEEDS="80 81 82 83 84 85 86 87 88 89" bash $N runs/eval70/nonav80 $name capped \
+  checkpoints=pick:runs/dev/$name/checkpoints/latest.pt
+python docs/results/hab/diagnostics/arm_speed/nonav.py runs/eval70/nonav80 s84 $name > $D/${name}_nonav80.txt
