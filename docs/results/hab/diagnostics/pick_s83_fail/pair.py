@@ -12,7 +12,9 @@ from pathlib import Path
 from skills.evaluate import mcnemar, wilson_interval
 
 new = json.loads(Path(sys.argv[1]).read_text())
-ref_path = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(__file__).parents[1] / "ship_s69" / "s83_2200.json"
+ref_path = (
+    Path(sys.argv[2]) if len(sys.argv) > 2 else Path(__file__).parents[1] / "ship_s69" / "s83_2200.json"
+)
 ref = json.loads(ref_path.read_text())
 assert new["episode_set"] == ref["episode_set"], "not the same episodes"
 for name, r in ((Path(sys.argv[1]).stem, new), (ref_path.stem, ref)):
