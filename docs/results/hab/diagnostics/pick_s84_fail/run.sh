@@ -5,7 +5,9 @@
 # beside NoNav's first-pick bank twice and the fridge bank once at 0.45) into runs/dev/pick_s84_fail_sSEED
 # (resumes when rerun); then the pick's 2200 held-out episodes paired with s84's outcomes there
 # (pick_s83_fail/pick_s83_fail_s84_2200.json), and NoNav's single-attempt first pick on seeds 80-89 (never used
-# before) for s84 and the new pick, compared episode by episode.
+# before) for s84 and the new pick, compared episode by episode. The seventieth session: run.sh 85, run.sh 86;
+# then the control `BANK=docs/results/starts/pick_s83_failed_train.json NAME=pick_s84_again run.sh 87`: s84's own
+# stage once more (s83's failures for the bank), into runs/dev/pick_s84_again_s87.
 seed=$1
 source .venv/bin/activate
 export MUJOCO_GL=egl
@@ -13,10 +15,10 @@ source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
 D=docs/results/hab/diagnostics/pick_s84_fail
 P=docs/results/runs/pick_s83_fail_s84/pick.pt
 N=docs/results/hab/diagnostics/arm_speed/nonav.sh
-f=$STARTS/pick_s84_failed_train.json
+f=${BANK:-$STARTS/pick_s84_failed_train.json}
 test -f $f || python -m skills.starts --task pick --set near_furniture_prob=0.5 --set spawn_clearance=0.32 \
   --split train --episodes 4000 --seed 7100000 --failures-of $P --out $f
-name=pick_s84_fail_s$seed
+name=${NAME:-pick_s84_fail}_s$seed
 pick_stage $name $P 1200000 "$f,$f,$NONAV_BANK,$NONAV_BANK,$FRIDGE_BANK" 0.45 $seed skill.force_measure=peak \
   ppo.obs_stats_until=500000 $(test -f runs/dev/$name/checkpoints/latest.pt && echo run.resume=true)
 [ -s $D/${name}_2200.json ] || python -m skills.evaluate runs/dev/$name --episodes 200 \
