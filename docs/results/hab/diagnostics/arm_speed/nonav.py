@@ -1,6 +1,6 @@
-"""tp_srl_nonav's first pick (Tidy House, one attempt) under two of `nonav.sh`'s labels (runs in
-OUT/<label>/seedN): success with a 95% Wilson interval per label over the episodes both ran, and the episodes
-each alone succeeded in with the exact McNemar p.
+"""tp_srl_nonav's first pick (one attempt; Tidy House unless nonav.sh ran with SCENARIO) under two of
+`nonav.sh`'s labels (runs in OUT/<label>/seedN): success with a 95% Wilson interval per label over the episodes
+both ran, and the episodes each alone succeeded in with the exact McNemar p.
 
     python docs/results/hab/diagnostics/arm_speed/nonav.py OUT A B     # e.g. runs/eval68/nonav capped fast
 
