@@ -27,3 +27,15 @@ FRIDGE_BANK=$STARTS/pick_fridge_train.json
 pick_stage() { local name=$1 from=$2 steps=$3 banks=$4 prob=$5 seed=$6; shift 6
   python -m skills.train $PICK_STAGE "$@" run.init_from=$from run.total_steps=$steps "skill.start_bank='$banks'" \
     skill.start_bank_prob=$prob run.seed=$seed run.dir=runs/dev/$name > logs/$name.log 2>&1; }
+
+# The failure-bank stage (the shipped pick s84's): `fail_stage NAME FROM BANK BANK_SEED SEED [OVERRIDE...]`
+# draws BANK if it is missing (the training-layout pick episodes FROM fails among 4000 from BANK_SEED, drawn
+# as the pick's own task draws them; skills.starts --failures-of), then trains pick_stage from FROM for 1.2M
+# steps with BANK twice beside NONAV_BANK twice and FRIDGE_BANK once at 0.45, HAB's peak force rule, the input
+# statistics held, resuming runs/dev/NAME if it has a checkpoint.
+fail_stage() { local name=$1 from=$2 bank=$3 bank_seed=$4 seed=$5; shift 5
+  test -f $bank || python -m skills.starts --task pick --set near_furniture_prob=0.5 --set spawn_clearance=0.32 \
+    --split train --episodes 4000 --seed $bank_seed --failures-of $from --out $bank
+  pick_stage $name $from 1200000 "$bank,$bank,$NONAV_BANK,$NONAV_BANK,$FRIDGE_BANK" 0.45 $seed \
+    skill.force_measure=peak ppo.obs_stats_until=500000 \
+    $(test -f runs/dev/$name/checkpoints/latest.pt && echo run.resume=true) "$@"; }

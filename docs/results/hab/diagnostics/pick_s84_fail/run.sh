@@ -1,13 +1,14 @@
 #!/bin/bash
-# run.sh SEED: one more round of pick_s83_fail/run.sh's recipe, from s84 (shipped in the seventieth session): a bank
-# of the training-layout episodes s84 fails (4000 from seed 7100000, a set neither s83's bank nor s84 saw; kept as
-# docs/results/starts/pick_s84_failed_train.json), then 1.2M steps from s84 with the same stage (the bank twice
-# beside NoNav's first-pick bank twice and the fridge bank once at 0.45) into runs/dev/pick_s84_fail_sSEED
-# (resumes when rerun); then the pick's 2200 held-out episodes paired with s84's outcomes there
-# (pick_s83_fail/pick_s83_fail_s84_2200.json), and NoNav's single-attempt first pick on seeds 80-89 (never used
-# before) for s84 and the new pick, compared episode by episode. The seventieth session: run.sh 85, run.sh 86;
-# then the control `BANK=docs/results/starts/pick_s83_failed_train.json NAME=pick_s84_again run.sh 87`: s84's own
-# stage once more (s83's failures for the bank), into runs/dev/pick_s84_again_s87.
+# run.sh SEED: one more round of pick_s83_fail/run.sh's recipe, from s84 (shipped in the seventieth session):
+# a bank of the training-layout episodes s84 fails (4000 from seed 7100000, a set neither s83's bank nor s84
+# saw; kept as docs/results/starts/pick_s84_failed_train.json), then 1.2M steps from s84 with the same stage
+# (the bank twice beside NoNav's first-pick bank twice and the fridge bank once at 0.45) into
+# runs/dev/pick_s84_fail_sSEED (resumes when rerun); then the pick's 2200 held-out episodes paired with s84's
+# outcomes there (pick_s83_fail/pick_s83_fail_s84_2200.json), and NoNav's single-attempt first pick on seeds
+# 80-89 (never used before) for s84 and the new pick, compared episode by episode. The seventieth session:
+# run.sh 85, run.sh 86; then the control `BANK=docs/results/starts/pick_s83_failed_train.json
+# NAME=pick_s84_again run.sh 87`: s84's own stage once more (s83's failures for the bank), into
+# runs/dev/pick_s84_again_s87.
 seed=$1
 source .venv/bin/activate
 export MUJOCO_GL=egl
@@ -15,12 +16,8 @@ source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
 D=docs/results/hab/diagnostics/pick_s84_fail
 P=docs/results/runs/pick_s83_fail_s84/pick.pt
 N=docs/results/hab/diagnostics/arm_speed/nonav.sh
-f=${BANK:-$STARTS/pick_s84_failed_train.json}
-test -f $f || python -m skills.starts --task pick --set near_furniture_prob=0.5 --set spawn_clearance=0.32 \
-  --split train --episodes 4000 --seed 7100000 --failures-of $P --out $f
 name=${NAME:-pick_s84_fail}_s$seed
-pick_stage $name $P 1200000 "$f,$f,$NONAV_BANK,$NONAV_BANK,$FRIDGE_BANK" 0.45 $seed skill.force_measure=peak \
-  ppo.obs_stats_until=500000 $(test -f runs/dev/$name/checkpoints/latest.pt && echo run.resume=true)
+fail_stage $name $P ${BANK:-$STARTS/pick_s84_failed_train.json} 7100000 $seed
 [ -s $D/${name}_2200.json ] || python -m skills.evaluate runs/dev/$name --episodes 200 \
   --seed 1000000,2000000,3000000,4000000,5000000,6000000,8000000,9000000,10000000,11000000,12000000 \
   --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/${name}_2200.json
