@@ -39,3 +39,9 @@ fail_stage() { local name=$1 from=$2 bank=$3 bank_seed=$4 seed=$5; shift 5
   pick_stage $name $from 1200000 "$bank,$bank,$NONAV_BANK,$NONAV_BANK,$FRIDGE_BANK" 0.45 $seed \
     skill.force_measure=peak ppo.obs_stats_until=500000 \
     $(test -f runs/dev/$name/checkpoints/latest.pt && echo run.resume=true) "$@"; }
+
+# `pick_2200 RUN OUT`: the pick runs/dev/RUN alone on all 2200 of the pick's held-out episodes (the table's 200
+# and eleven more sets) by HAB's peak force rule, the JSON line into OUT (kept if OUT is already there; ~9 min).
+pick_2200() { [ -s $2 ] || python -m skills.evaluate runs/dev/$1 --episodes 200 \
+    --seed 1000000,2000000,3000000,4000000,5000000,6000000,8000000,9000000,10000000,11000000,12000000 \
+    --set force_measure=peak --json 2>/dev/null | tail -n1 > $2; }

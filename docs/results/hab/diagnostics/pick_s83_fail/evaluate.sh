@@ -8,9 +8,8 @@ export MUJOCO_GL=egl
 D=docs/results/hab/diagnostics/pick_s83_fail
 P=docs/results/runs/pick_depth_back_s83/pick.pt
 N=docs/results/hab/diagnostics/arm_speed/nonav.sh
-( [ -s $D/${name}_2200.json ] || python -m skills.evaluate runs/dev/$name --episodes 200 \
-    --seed 1000000,2000000,3000000,4000000,5000000,6000000,8000000,9000000,10000000,11000000,12000000 \
-    --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/${name}_2200.json
+source docs/results/hab/diagnostics/pick_fridge_depth/nonav_single.sh
+( pick_2200 $name $D/${name}_2200.json
   python $D/pair.py $D/${name}_2200.json > $D/${name}_2200.txt ) &
 ( SEEDS="70 71 72 73 74 75 76 77 78 79" bash $N runs/eval69/nonav70 s83 capped checkpoints=pick:$P
   SEEDS="70 71 72 73 74 75 76 77 78 79" bash $N runs/eval69/nonav70 $name capped checkpoints=pick:runs/dev/$name/checkpoints/latest.pt

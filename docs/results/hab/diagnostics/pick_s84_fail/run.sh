@@ -18,9 +18,7 @@ P=docs/results/runs/pick_s83_fail_s84/pick.pt
 N=docs/results/hab/diagnostics/arm_speed/nonav.sh
 name=${NAME:-pick_s84_fail}_s$seed
 fail_stage $name $P ${BANK:-$STARTS/pick_s84_failed_train.json} 7100000 $seed
-[ -s $D/${name}_2200.json ] || python -m skills.evaluate runs/dev/$name --episodes 200 \
-  --seed 1000000,2000000,3000000,4000000,5000000,6000000,8000000,9000000,10000000,11000000,12000000 \
-  --set force_measure=peak --json 2>/dev/null | tail -n1 > $D/${name}_2200.json
+pick_2200 $name $D/${name}_2200.json
 python docs/results/hab/diagnostics/pick_s83_fail/pair.py $D/${name}_2200.json \
   docs/results/hab/diagnostics/pick_s83_fail/pick_s83_fail_s84_2200.json > $D/${name}_2200.txt
 SEEDS="80 81 82 83 84 85 86 87 88 89" bash $N runs/eval70/nonav80 s84 capped checkpoints=pick:$P
