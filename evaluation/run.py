@@ -27,6 +27,7 @@ from evaluation.config import ConfigError, EvalConfig, parse_overrides
 from evaluation.episodes import episode_file
 from evaluation.metrics import EpisodeResult, summarize, summary_table
 from evaluation.policies import CHECKPOINT_DIR, MissingCheckpointError, SkillSources, skill_sources
+from skills.config import acting_config
 from skills.learned import SkillCheckpointError, load_skill_policy
 from skills.registry import task_class
 from tpsrl.engine.inference import single_thread_acting
@@ -112,7 +113,8 @@ def _check_learned(sources: SkillSources, needed: tuple[str, ...], arm_speed: st
             config = load_skill_policy(src, skill=skill).config
             if config.depth:
                 depths[skill] = config.depth
-            moves_arm = set(ARM_ACTIONS) & set(task_class(skill)(config).env_config().actions)
+            # Its acting config: the training episode files (start banks) need not exist here.
+            moves_arm = set(ARM_ACTIONS) & set(task_class(skill)(acting_config(config)).env_config().actions)
             if moves_arm and config.arm_speed != arm_speed:
                 other_speed[skill] = config.arm_speed
     if other_speed:

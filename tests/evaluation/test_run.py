@@ -108,6 +108,25 @@ def test_a_finished_run_reads_back_without_the_checkpoints_it_ran_with(tmp_path,
         run.evaluate(parse_overrides([*_args(tmp_path, 3), *learned, f"resume={run_dir}"]))
 
 
+def test_every_shipped_checkpoint_is_checked_and_acts_without_its_training_files(tmp_path, monkeypatch):
+    """A shipped skill's config names the start banks it was trained from, which a fresh clone need not hold
+    (CI once failed on a pick trained from a bank in runs/dev/): loading, checking and acting read none."""
+    from evaluation.agent import HierarchicalAgent
+    from evaluation.policies import SkillSources
+    from skills.learned import load_skill_policy
+
+    shipped = sorted((Path(run.__file__).parents[1] / "skills" / "checkpoints").glob("*.pt"))
+    banks = {p.stem: getattr(load_skill_policy(p).config, "start_bank", "") for p in shipped}
+    assert any(banks.values()), f"no shipped skill names a start bank, so this checks nothing: {banks}"
+    monkeypatch.chdir(tmp_path)  # where no relative bank path resolves
+    for path in shipped:
+        skill = path.stem.removesuffix("_nobase")
+        sources = SkillSources({skill: str(path)}, {skill: not path.stem.endswith("_nobase")})
+        run._check_learned(sources, (skill,), "capped")
+        _, env_cfg = HierarchicalAgent("tp_srl", sources)._policy(skill)
+        assert env_cfg.actions, path
+
+
 def _args(tmp_path, n):
     return [f"episodes={n}", "processes=1", f"out_dir={tmp_path}", "progress=false"]
 
