@@ -5,12 +5,16 @@ facing the handle, bases the door's swing to 1.25 rad passes at < 0.36 m left ou
 (at the joint rates measured by `speed.py`) rest -> the cup on the shut handle -> six points along the
 handle's arc to HAB's success opening (1.1708 rad) -> the EE 0.14 m from rest, in steps. Layout of train
 seed 1. As `bound.py` and `speed.py`: a count for these postures, not a bound over every way to open; the
-door's resistance, the grasp and the stop step are not counted.
+door's resistance, the grasp and the stop step are not counted. The argument picks the arm (`arm_speed`):
+`capped` (the default, the rates `speed.py` measured) or `fast` (`../arm_speed/rates.txt`; seventy-first
+session).
 
     python docs/results/hab/diagnostics/open_nobase/region.py > docs/results/hab/diagnostics/open_nobase/region.txt
+    python docs/results/hab/diagnostics/open_nobase/region.py fast > docs/results/hab/diagnostics/open_nobase/region_fast.txt
 """
 
 import math
+import sys
 
 import mujoco
 import numpy as np
@@ -21,7 +25,14 @@ from skills.spawn import closed_handle
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
 
-RATES = np.array([0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35])  # speed.txt
+SPEED_RATES = {  # per joint, a fraction of HAB's 0.0125 rad a step: speed.txt, ../arm_speed/rates.txt
+    "capped": [0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35],
+    "fast": [0.98, 0.97, 0.98, 0.94, 0.82, 0.80, 0.35],
+}
+SPEED = sys.argv[1] if len(sys.argv) > 1 else "capped"
+if SPEED not in SPEED_RATES:
+    sys.exit(f"region.py: arm speed {SPEED!r}; accepted: {sorted(SPEED_RATES)}")
+RATES = np.array(SPEED_RATES[SPEED])
 OPEN = 1.1708
 ROW = "{:.0f} steps: {:.2f} m out, {:+.1f} m across, heading {:+.1f} rad; reach {:.0f}, pull {:.0f}, back {:.0f}; door {:.2f} m"
 env = make_env("open_fridge", base_movement=False, spawn_rule="habitat2", split="train")
@@ -32,7 +43,7 @@ layout = b.spec.layout
 f, hx, hy = closed_handle(layout, "fridge")
 k = f.spec
 cx, cy = k.depth / 2, k.width / 2
-print("fridge width", k.width, "depth", k.depth)
+print("arm", SPEED, "rates", RATES.tolist(), "fridge width", k.width, "depth", k.depth)
 
 
 def loc_to_world(x, y):
