@@ -5,7 +5,8 @@ layouts; the fridge and the base's place relative to it are the same in every la
 alike); the arm at SPEED (`capped` or `fast`). The controller: one joint-space move onto the handle's front
 to the posture of the smallest largest joint change at the arm's rates (`nearest_posture`), suction on; then,
 held, joint-space moves through postures for points along the handle's arc (every STEP rad to 1.21 rad),
-each aimed at the first point LEAD rad past the door's opening; with `axis` those postures also turn the
+each aimed at the first point LEAD rad past the door's opening (PACE=door; PACE=arm: the next point once the
+joints are within NEAR rad of this one); with `axis` those postures also turn the
 gripper to point into the door's face, TILT below level, as the door turns (without it the wrist meets the
 door); let go past 1.19 rad, one joint-space move to the EE 0.10 m from rest, stop. Prints per episode the
 step it grasped, the step the door passed 1.17 rad (HAB's success opening), the episode's end, the door's
@@ -40,6 +41,8 @@ TRACE = bool(os.environ.get("TRACE"))
 LEAD = float(os.environ.get("LEAD", "0.3"))  # aim at the first arc point this far past the opening
 AXW = float(os.environ.get("AXW", "0.1"))  # weight of the gripper axis against the cup's position
 STEP = float(os.environ.get("STEP", "0.1"))  # rad between arc points
+PACE = os.environ.get("PACE", "door")  # door: aim LEAD past the opening; arm: the next point once near
+NEAR = float(os.environ.get("NEAR", "0.15"))  # rad: "near" an arc point's posture (largest joint gap)
 TILT = float(os.environ.get("TILT", "0.87"))  # rad below level (50 deg: the scripted fridge's READY_AXIS)
 
 
@@ -147,6 +150,7 @@ def episode(ep: int) -> float:
     info, t, done = {}, 0, False
     r.grip = 1.0
     phase = "reach"
+    k = [0]
     while not done:
         art = b.articulation("fridge")
         if phase == "reach" and b.held == "fridge":
@@ -162,7 +166,12 @@ def episode(ep: int) -> float:
         if phase == "reach":
             a = r.flat(r.joints_to(q_on))
         elif phase == "pull":
-            target = next((qq for th, qq in way if th > art + LEAD), way[-1][1])
+            if PACE == "arm":  # the next arc point once the joints are near this one: the arm's own pace
+                while k[0] < len(way) - 1 and float(np.abs(way[k[0]][1] - d.qpos[qadr]).max()) < NEAR:
+                    k[0] += 1
+                target = way[k[0]][1]
+            else:  # the first arc point LEAD past the door's opening: the door's pace
+                target = next((qq for th, qq in way if th > art + LEAD), way[-1][1])
             a = r.flat(r.joints_to(target))
         else:
             a = r.flat(r.joints_to(q_back), stop=r.rest_dist() < 0.12)
