@@ -110,16 +110,22 @@ def test_a_finished_run_reads_back_without_the_checkpoints_it_ran_with(tmp_path,
 
 def test_every_shipped_checkpoint_is_checked_and_acts_without_its_training_files(tmp_path, monkeypatch):
     """A shipped skill's config names the start banks it was trained from, which a fresh clone need not hold
-    (CI once failed on a pick trained from a bank in runs/dev/): loading, checking and acting read none."""
+    (CI once failed on a pick trained from a bank in runs/dev/): loading, checking and acting read none. Every
+    shipped file, and one whose bank is surely missing (the shipped pick's, renamed)."""
+    import torch
+
     from evaluation.agent import HierarchicalAgent
     from evaluation.policies import SkillSources
-    from skills.learned import load_skill_policy
 
     shipped = sorted((Path(run.__file__).parents[1] / "skills" / "checkpoints").glob("*.pt"))
-    banks = {p.stem: getattr(load_skill_policy(p).config, "start_bank", "") for p in shipped}
-    assert any(banks.values()), f"no shipped skill names a start bank, so this checks nothing: {banks}"
+    data = torch.load(
+        shipped[[p.stem for p in shipped].index("pick")], map_location="cpu", weights_only=False
+    )
+    data["meta"]["skill_config"].update(start_bank="no/such/bank.json", start_bank_prob=0.5)
+    missing = tmp_path / "pick.pt"
+    torch.save(data, missing)
     monkeypatch.chdir(tmp_path)  # where no relative bank path resolves
-    for path in shipped:
+    for path in [*shipped, missing]:
         skill = path.stem.removesuffix("_nobase")
         sources = SkillSources({skill: str(path)}, {skill: not path.stem.endswith("_nobase")})
         run._check_learned(sources, (skill,), "capped")

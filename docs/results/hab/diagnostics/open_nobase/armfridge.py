@@ -150,7 +150,7 @@ def episode(ep: int) -> float:
     info, t, done = {}, 0, False
     r.grip = 1.0
     phase = "reach"
-    k = [0]
+    nxt = [0]  # the arc point aimed at (PACE=arm)
     while not done:
         art = b.articulation("fridge")
         if phase == "reach" and b.held == "fridge":
@@ -167,9 +167,9 @@ def episode(ep: int) -> float:
             a = r.flat(r.joints_to(q_on))
         elif phase == "pull":
             if PACE == "arm":  # the next arc point once the joints are near this one: the arm's own pace
-                while k[0] < len(way) - 1 and float(np.abs(way[k[0]][1] - d.qpos[qadr]).max()) < NEAR:
-                    k[0] += 1
-                target = way[k[0]][1]
+                while nxt[0] < len(way) - 1 and float(np.abs(way[nxt[0]][1] - d.qpos[qadr]).max()) < NEAR:
+                    nxt[0] += 1
+                target = way[nxt[0]][1]
             else:  # the first arc point LEAD past the door's opening: the door's pace
                 target = next((qq for th, qq in way if th > art + LEAD), way[-1][1])
             a = r.flat(r.joints_to(target))
