@@ -8,7 +8,7 @@ held, joint-space moves through postures for points along the handle's arc (ever
 each aimed at the first point LEAD rad past the door's opening (PACE=door; PACE=arm: the next point once the
 joints are within NEAR rad of this one); with `axis` those postures also turn the
 gripper to point into the door's face, TILT below level, as the door turns (without it the wrist meets the
-door); let go past 1.19 rad, one joint-space move to the EE 0.10 m from rest, stop. Prints per episode the
+door; SIDE=1: instead held along the shut door toward its free edge the whole pull); let go past 1.19 rad, one joint-space move to the EE 0.10 m from rest, stop. Prints per episode the
 step it grasped, the step the door passed 1.17 rad (HAB's success opening), the episode's end, the door's
 opening and the outcome as the task judges it (TRACE=1: every 10 steps the joints' lag and the robot's
 contacts). Seventy-first session; `armfridge.txt`.
@@ -43,6 +43,7 @@ AXW = float(os.environ.get("AXW", "0.1"))  # weight of the gripper axis against 
 STEP = float(os.environ.get("STEP", "0.1"))  # rad between arc points
 PACE = os.environ.get("PACE", "door")  # door: aim LEAD past the opening; arm: the next point once near
 NEAR = float(os.environ.get("NEAR", "0.15"))  # rad: "near" an arc point's posture (largest joint gap)
+SIDE = bool(os.environ.get("SIDE"))  # with axis: the gripper along the shut door toward its free edge, held
 TILT = float(os.environ.get("TILT", "0.87"))  # rad below level (50 deg: the scripted fridge's READY_AXIS)
 
 
@@ -111,6 +112,16 @@ def episode(ep: int) -> float:
         return b.world_to_base(base_to_world(m, d, np.zeros(3)) + o) - b.world_to_base(
             base_to_world(m, d, np.zeros(3))
         )
+
+    def along_face():  # base-frame gripper axis held all pull: along the shut door toward its free edge
+        o = np.array([*f.to_world(hx, hy - 0.1), z]) - np.array([*f.to_world(hx, hy), z])
+        o = math.cos(TILT) * o / 0.1 + np.array([0.0, 0.0, -math.sin(TILT)])
+        return b.world_to_base(base_to_world(m, d, np.zeros(3)) + o) - b.world_to_base(
+            base_to_world(m, d, np.zeros(3))
+        )
+
+    if SIDE:
+        into_face = lambda q: along_face()  # noqa: E731
 
     qadr = _arm_indices(m)[0]
     q = d.qpos[qadr].copy()
