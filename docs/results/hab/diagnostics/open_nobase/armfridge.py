@@ -22,6 +22,7 @@ import sys
 
 import mujoco
 import numpy as np
+from arm_rates import SPEED_RATES
 
 from skills.registry import make_env
 from skills.scripted.control import Robot
@@ -29,10 +30,6 @@ from skills.scripted.posture import _arm_indices, _rot_err, base_to_world, neare
 from skills.spawn import closed_handle
 from tpsrl.sim.sensors import REST_EE
 
-SPEED_RATES = {
-    "capped": [0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35],
-    "fast": [0.98, 0.97, 0.98, 0.94, 0.82, 0.80, 0.35],
-}
 speed, out_m, across, n = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 use_axis = len(sys.argv) > 5 and sys.argv[5] == "axis"
 RATES = np.array(SPEED_RATES[speed])
@@ -106,19 +103,17 @@ def episode(ep: int) -> float:
         c, s = math.cos(q), math.sin(q)
         return np.array([*f.to_world(cx + c * px - s * py, cy + s * px + c * py), z])
 
+    def base_dir(o):  # a world direction in the base frame
+        origin = base_to_world(m, d, np.zeros(3))
+        return b.world_to_base(origin + o) - b.world_to_base(origin)
+
     def into_face(q):  # base-frame gripper axis: into the door's face at q rad, TILT rad below level
         o = (arc(q, FACE_OFF) - arc(q, FACE_OFF + 0.1)) / 0.1
-        o = math.cos(TILT) * o + np.array([0.0, 0.0, -math.sin(TILT)])
-        return b.world_to_base(base_to_world(m, d, np.zeros(3)) + o) - b.world_to_base(
-            base_to_world(m, d, np.zeros(3))
-        )
+        return base_dir(math.cos(TILT) * o + np.array([0.0, 0.0, -math.sin(TILT)]))
 
     def along_face():  # base-frame gripper axis held all pull: along the shut door toward its free edge
         o = np.array([*f.to_world(hx, hy - 0.1), z]) - np.array([*f.to_world(hx, hy), z])
-        o = math.cos(TILT) * o / 0.1 + np.array([0.0, 0.0, -math.sin(TILT)])
-        return b.world_to_base(base_to_world(m, d, np.zeros(3)) + o) - b.world_to_base(
-            base_to_world(m, d, np.zeros(3))
-        )
+        return base_dir(math.cos(TILT) * o / 0.1 + np.array([0.0, 0.0, -math.sin(TILT)]))
 
     if SIDE:
         into_face = lambda q: along_face()  # noqa: E731

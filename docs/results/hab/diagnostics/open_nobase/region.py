@@ -18,6 +18,7 @@ import sys
 
 import mujoco
 import numpy as np
+from arm_rates import SPEED_RATES
 
 from skills.registry import make_env
 from skills.scripted.posture import REST, nearest_posture, posed
@@ -25,10 +26,6 @@ from skills.spawn import closed_handle
 from tpsrl.sim.mujoco.sim import ARM_SCALE
 from tpsrl.sim.sensors import REST_EE
 
-SPEED_RATES = {  # per joint, a fraction of HAB's 0.0125 rad a step: speed.txt, ../arm_speed/rates.txt
-    "capped": [0.59, 0.81, 0.97, 0.59, 0.63, 0.62, 0.35],
-    "fast": [0.98, 0.97, 0.98, 0.94, 0.82, 0.80, 0.35],
-}
 SPEED = sys.argv[1] if len(sys.argv) > 1 else "capped"
 if SPEED not in SPEED_RATES:
     sys.exit(f"region.py: arm speed {SPEED!r}; accepted: {sorted(SPEED_RATES)}")
